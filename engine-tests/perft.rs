@@ -1,0 +1,80 @@
+//! Runs the reference perft suites (`perft-suites/*.perft`) for every variant.
+//!
+//! Entries above the node budget are skipped in normal runs; set
+//! `FISSION_PERFT_FULL=1` to run every entry (see README).
+
+mod common;
+
+use common::{SuiteEntry, load_suite, node_budget};
+use fission::perft::{divide, perft};
+use fission::{Atomic, Chess, Variant};
+use rayon::prelude::*;
+
+fn run_suite<V: Variant>(file: &str) {
+    let suite = load_suite(file);
+    assert!(!suite.is_empty(), "{file} is empty");
+    let budget = node_budget();
+    let failures: Vec<String> = suite
+        .par_iter()
+        .flat_map_iter(|e: &SuiteEntry| {
+            let b = V::from_fen(&e.fen).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            e.counts
+                .iter()
+                .filter(|&&(_, n)| n <= budget)
+                .filter_map(|&(d, n)| {
+                    let got = perft::<V>(&b, d);
+                    (got != n)
+                        .then(|| format!("{} depth {d}: expected {n}, got {got} ({})", e.id, e.fen))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn chess_suite() {
+    run_suite::<Chess>("chess.perft");
+}
+
+#[test]
+fn atomic_suite() {
+    run_suite::<Atomic>("atomic.perft");
+}
+
+#[test]
+fn divide_sums_to_perft() {
+    let b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+    let d = divide::<Atomic>(&b, 3, 2);
+    assert_eq!(d.len(), 20);
+    assert_eq!(d.iter().map(|(_, n)| n).sum::<u64>(), 8902);
+}
+
+/// Perft through the list generator (not bulk counting) must agree with
+/// the bulk count, so the counting sink cannot drift from the real moves.
+#[test]
+fn bulk_count_matches_move_list() {
+    for file in ["chess.perft", "atomic.perft"] {
+        for e in load_suite(file) {
+            let check = |b: &fission::Board, count: u64, list_len: usize| {
+                assert_eq!(count, list_len as u64, "{} {}", e.id, b.fen());
+            };
+            if file == "chess.perft" {
+                let b = Chess::from_fen(&e.fen).unwrap();
+                let mut l = fission::MoveList::new();
+                Chess::legal_moves(&b, &mut l);
+                check(&b, Chess::count_moves(&b), l.len());
+            } else {
+                let b = Atomic::from_fen(&e.fen).unwrap();
+                let mut l = fission::MoveList::new();
+                Atomic::legal_moves(&b, &mut l);
+                check(&b, Atomic::count_moves(&b), l.len());
+            }
+        }
+    }
+}

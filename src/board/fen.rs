@@ -1,0 +1,248 @@
+//! FEN parsing and formatting (6 fields; 4- and 5-field EPD-style input accepted).
+//!
+//! Parsing never panics: every malformed input is a [`FenError`] saying what
+//! is wrong. Rules that depend on the variant (how many kings, whether the side
+//! not to move may be in check) are checked by the variant, not here.
+
+use super::Board;
+use crate::attacks;
+use crate::types::{Bitboard, Color, File, Piece, Rank, Role, Square};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Wrong number of whitespace-separated fields.
+    FieldCount(usize),
+    /// The board field does not have exactly 8 ranks.
+    RankCount(usize),
+    /// A rank does not describe exactly 8 files.
+    RankLength {
+        rank: usize,
+    },
+    /// An unexpected character in the board field.
+    BadPiece(char),
+    BadTurn(String),
+    BadCastling(String),
+    BadEnPassant(String),
+    BadClock(String),
+    /// A pawn on the first or last rank.
+    PawnOnBackRank(Square),
+    /// More than one king of a colour.
+    TooManyKings(Color),
+    /// A colour has no king where the variant requires one.
+    MissingKing(Color),
+    /// The side not to move is in check.
+    OppositeCheck,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |c: &Color| if c.is_white() { "white" } else { "black" };
+        match self {
+            FenError::FieldCount(n) => write!(f, "expected 4 to 6 fields, found {n}"),
+            FenError::RankCount(n) => write!(f, "expected 8 ranks in the board, found {n}"),
+            FenError::RankLength { rank } => {
+                write!(f, "rank {} does not describe exactly 8 squares", 8 - rank)
+            }
+            FenError::BadPiece(c) => write!(f, "unexpected character {c:?} in the board"),
+            FenError::BadTurn(s) => write!(f, "side to move must be 'w' or 'b', not {s:?}"),
+            FenError::BadCastling(s) => write!(f, "invalid castling field {s:?}"),
+            FenError::BadEnPassant(s) => write!(f, "invalid en-passant square {s:?}"),
+            FenError::BadClock(s) => write!(f, "invalid move counter {s:?}"),
+            FenError::PawnOnBackRank(sq) => write!(f, "pawn on back rank at {sq}"),
+            FenError::TooManyKings(c) => write!(f, "more than one {} king", name(c)),
+            FenError::MissingKing(c) => write!(f, "no {} king", name(c)),
+            FenError::OppositeCheck => write!(f, "the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Parses a decimal counter with a sane upper bound (no overflow, no sign).
+fn parse_counter(s: &str) -> Result<u32, FenError> {
+    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FenError::BadClock(s.to_string()));
+    }
+    s.parse().map_err(|_| FenError::BadClock(s.to_string()))
+}
+
+impl Board {
+    /// Parses a FEN. Castling rights whose king or rook is not on its home
+    /// square are dropped; an en-passant square that no pawn can capture on is
+    /// dropped (as Stockfish does), so that equal positions get equal keys.
+    pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut b = Board::empty();
+
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != 8 {
+            return Err(FenError::RankCount(ranks.len()));
+        }
+        for (i, row) in ranks.iter().enumerate() {
+            let rank = Rank::new(7 - i as u8);
+            let mut file = 0u32;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    if !(1..=8).contains(&d) {
+                        return Err(FenError::BadPiece(c));
+                    }
+                    file += d;
+                } else {
+                    let p = Piece::from_char(c).ok_or(FenError::BadPiece(c))?;
+                    if file >= 8 {
+                        return Err(FenError::RankLength { rank: i });
+                    }
+                    b.put(Square::from_coords(File::new(file as u8), rank), p);
+                    file += 1;
+                }
+                if file > 8 {
+                    return Err(FenError::RankLength { rank: i });
+                }
+            }
+            if file != 8 {
+                return Err(FenError::RankLength { rank: i });
+            }
+        }
+
+        b.turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            s => return Err(FenError::BadTurn(s.to_string())),
+        };
+
+        // Castling: standard KQkq letters.
+        let mut rights = Bitboard::EMPTY;
+        if fields[2] != "-" {
+            for c in fields[2].chars() {
+                let (color, rook) = match c {
+                    'K' => (Color::White, Square::H1),
+                    'Q' => (Color::White, Square::A1),
+                    'k' => (Color::Black, Square::H8),
+                    'q' => (Color::Black, Square::A8),
+                    _ => return Err(FenError::BadCastling(fields[2].to_string())),
+                };
+                if rights.contains(rook) {
+                    return Err(FenError::BadCastling(fields[2].to_string()));
+                }
+                let king_home = color.fold(Square::E1, Square::E8);
+                if b.piece_at(king_home) == Some(Piece::new(color, Role::King))
+                    && b.piece_at(rook) == Some(Piece::new(color, Role::Rook))
+                {
+                    rights = rights.with(rook);
+                }
+            }
+        }
+        b.castling = rights;
+
+        if fields[3] != "-" {
+            let sq = Square::parse(fields[3])
+                .ok_or_else(|| FenError::BadEnPassant(fields[3].to_string()))?;
+            let want_rank = b.turn.fold(Rank::SIXTH, Rank::THIRD);
+            if sq.rank() != want_rank {
+                return Err(FenError::BadEnPassant(fields[3].to_string()));
+            }
+            b.ep_square = b.capturable_ep(sq);
+        }
+
+        if fields.len() >= 5 {
+            b.halfmoves = parse_counter(fields[4])?;
+        }
+        if fields.len() >= 6 {
+            b.fullmoves = parse_counter(fields[5])?.max(1);
+        }
+
+        b.check_material()?;
+        b.key = b.compute_key();
+        Ok(b)
+    }
+
+    /// `Some(sq)` if the side to move has a pawn that could capture en passant
+    /// on `sq` and the board around it is consistent with a double step.
+    pub fn capturable_ep(&self, sq: Square) -> Option<Square> {
+        let them = !self.turn;
+        let pushed = sq.offset(self.turn.fold(-8, 8))?;
+        let origin = sq.offset(self.turn.fold(8, -8))?;
+        let ok = self.piece_at(pushed) == Some(Piece::new(them, Role::Pawn))
+            && self.piece_at(sq).is_none()
+            && self.piece_at(origin).is_none()
+            && (attacks::pawn_attacks(them, sq) & self.pieces(self.turn, Role::Pawn)).any();
+        ok.then_some(sq)
+    }
+
+    /// Variant-independent material checks.
+    fn check_material(&self) -> Result<(), FenError> {
+        if let Some(sq) = (self.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
+            return Err(FenError::PawnOnBackRank(sq));
+        }
+        for c in Color::ALL {
+            if self.pieces(c, Role::King).more_than_one() {
+                return Err(FenError::TooManyKings(c));
+            }
+        }
+        Ok(())
+    }
+
+    /// The board field of the FEN.
+    pub fn board_fen(&self) -> String {
+        let mut s = String::with_capacity(72);
+        for r in (0..8).rev() {
+            let mut empty = 0;
+            for f in 0..8 {
+                match self.piece_at(Square::from_coords(File::new(f), Rank::new(r))) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            s.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        s.push(p.char());
+                    }
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s
+    }
+
+    /// The castling field of the FEN.
+    pub fn castling_fen(&self) -> String {
+        let mut s = String::new();
+        for (sq, c) in [
+            (Square::H1, 'K'),
+            (Square::A1, 'Q'),
+            (Square::H8, 'k'),
+            (Square::A8, 'q'),
+        ] {
+            if self.castling.contains(sq) {
+                s.push(c);
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    /// The full 6-field FEN.
+    pub fn fen(&self) -> String {
+        let ep = self.ep_square.map_or("-".to_string(), |sq| sq.to_string());
+        format!(
+            "{} {} {} {} {} {}",
+            self.board_fen(),
+            self.turn.char(),
+            self.castling_fen(),
+            ep,
+            self.halfmoves,
+            self.fullmoves
+        )
+    }
+}

@@ -1,0 +1,3 @@
+//! The UCI edge: move notation.
+
+pub mod notation;

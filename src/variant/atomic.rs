@@ -1,0 +1,342 @@
+//! Atomic chess (lichess rules, `shared` spec "atomic"): every capture is an
+//! explosion that removes the capturer, the captured piece and every non-pawn
+//! on the eight squares around the capture square. Kings never capture; a
+//! move may not explode the mover's own king; exploding the enemy king wins
+//! at once; kings that touch cannot check each other.
+//!
+//! # How legality is decided
+//! No move is judged by copying the board and testing it, except castling:
+//! * **King steps** (never captures): legal if the destination touches the
+//!   enemy king (touching kings cancel check) or no enemy piece attacks it
+//!   once the king has left its square.
+//! * **Quiet moves of other pieces**: if the kings touch, all are legal (the
+//!   king cannot be in check and a quiet move cannot separate the kings).
+//!   Otherwise chess rules apply with check and pin masks: in double check
+//!   only the king moves; in single check a quiet move must block.
+//! * **Captures**: a capture on a square next to our king explodes it and is
+//!   illegal; one next to (or on) the enemy king wins and is legal. For the
+//!   rest, an explosion only ever *removes* pieces, so it can only hurt us by
+//!   opening a line to our king or failing to remove a checker. When we are
+//!   not in check and the blast (capturer's origin, capture square and the
+//!   non-pawns around it) misses every square between our king and an enemy
+//!   slider on its lines, the capture is legal without further work. Else
+//!   the exact test runs on bitboards: the enemy attackers of our king on
+//!   the occupancy after the blast, with the blasted enemies removed.
+//! * **Castling**: the king's origin and the squares it crosses must not be
+//!   attacked (atomic rule: a square next to the enemy king never is) with
+//!   the king lifted off the board, and its destination must not be attacked
+//!   on the occupancy after castling. That decides the resulting position
+//!   exactly, so no castling move needs make-and-test either.
+//!
+//! No legality question here needs a copy of the board: every case above is
+//! decided on bitboards of the current position.
+
+use super::chess::{make_standard, validate_standard};
+use super::movegen::{self, CountSink, ListSink, Sink};
+use super::{Outcome, Variant};
+use crate::attacks::{self, between, explosion_mask, king_attacks};
+use crate::board::{Board, FenError};
+use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Rank, Role, Square};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Atomic;
+
+/// Enemy pieces giving check to the king of `us` on `ksq`, atomic style:
+/// nothing checks while the kings touch, and kings never attack.
+#[inline(always)]
+fn checkers_on(b: &Board, ksq: Square, us: Color, occ: Bitboard, their_king: Square) -> Bitboard {
+    if king_attacks(ksq).contains(their_king) {
+        Bitboard::EMPTY
+    } else {
+        b.attackers_to(ksq, !us, occ) & !b.by_role(Role::King)
+    }
+}
+
+/// Pieces removed by a capture from `from` to `to`: the capturer, the capture
+/// square, and every non-pawn next to it. (En passant adds its victim.)
+#[inline(always)]
+fn blast(b: &Board, from: Square, to: Square) -> Bitboard {
+    (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn))
+        .with(to)
+        .with(from)
+}
+
+/// Per-position facts that every capture test needs.
+struct CaptureJudge<'a> {
+    b: &'a Board,
+    ksq: Square,
+    their_king: Square,
+    kings_touch: bool,
+    in_check: bool,
+    /// Squares between our king and enemy sliders on its lines.
+    rays: Bitboard,
+}
+
+impl CaptureJudge<'_> {
+    /// Is the capture whose explosion removes `removed` legal? The caller has
+    /// already excluded explosions next to our king.
+    #[inline(always)]
+    fn legal(&self, removed: Bitboard, to: Square) -> bool {
+        if self.kings_touch
+            || king_attacks(self.their_king)
+                .with(self.their_king)
+                .contains(to)
+        {
+            return true;
+        }
+        if !self.in_check && (removed & self.rays).is_empty() {
+            return true;
+        }
+        // Exact test on the board after the blast.
+        let b = self.b;
+        let occ = b.occupied() & !removed;
+        let them = b.them() & !removed;
+        let attackers = (attacks::rook_attacks(self.ksq, occ) & b.rook_likes())
+            | (attacks::bishop_attacks(self.ksq, occ) & b.bishop_likes())
+            | (attacks::knight_attacks(self.ksq) & b.by_role(Role::Knight))
+            | (attacks::pawn_attacks(b.turn(), self.ksq) & b.by_role(Role::Pawn));
+        (attackers & them).is_empty()
+    }
+
+    /// The legal captures among `targets` for the piece on `from`.
+    #[inline(always)]
+    fn filter(&self, from: Square, targets: Bitboard) -> Bitboard {
+        let mut legal = Bitboard::EMPTY;
+        for to in targets {
+            if self.legal(blast(self.b, from, to), to) {
+                legal = legal.with(to);
+            }
+        }
+        legal
+    }
+}
+
+/// Legal atomic moves into `sink`.
+fn generate<S: Sink>(b: &Board, sink: &mut S) {
+    let us = b.turn();
+    let them_c = !us;
+    let (Some(ksq), Some(their_king)) = (b.king(us), b.king(them_c)) else {
+        return; // a king has exploded: the game is over
+    };
+    let occ = b.occupied();
+    let ours = b.us();
+    let theirs = b.them();
+    let kings_touch = king_attacks(ksq).contains(their_king);
+    let checkers = checkers_on(b, ksq, us, occ, their_king);
+
+    // King steps (kings never capture).
+    let occ_without_king = occ.without(ksq);
+    let near_their_king = king_attacks(their_king);
+    let mut king_targets = Bitboard::EMPTY;
+    for t in king_attacks(ksq) & !occ {
+        if near_their_king.contains(t)
+            || (b.attackers_to(t, them_c, occ_without_king) & !b.by_role(Role::King)).is_empty()
+        {
+            king_targets = king_targets.with(t);
+        }
+    }
+    sink.piece(ksq, king_targets);
+
+    // Quiet moves: check and pin masks as in chess (no pins or checks while
+    // the kings touch). In double check no quiet move but the king's helps.
+    let (pinned, rays) = movegen::pins(b, ksq);
+    let pinned = if kings_touch { Bitboard::EMPTY } else { pinned };
+    let quiet_mask = match checkers.count() {
+        0 => !occ,
+        1 => between(ksq, checkers.lsb()),
+        _ => Bitboard::EMPTY,
+    };
+    // Captures: never next to our own king (it would explode).
+    let capture_mask = theirs & !king_attacks(ksq);
+    let judge = CaptureJudge {
+        b,
+        ksq,
+        their_king,
+        kings_touch,
+        in_check: checkers.any(),
+        rays,
+    };
+
+    // Pieces: quiet targets through the masks; captures judged one by one.
+    // Pinned pieces may capture off their line (the blast may remove the
+    // pinner, or the capturer leaves anyway): the judge decides exactly.
+    movegen::piece_moves(b, ksq, pinned, quiet_mask, sink, |_, t| t);
+    for from in (b.by_role(Role::Knight) | b.bishop_likes() | b.rook_likes()) & ours {
+        let role = b.role_at(from).unwrap_or(Role::Knight);
+        let targets = attacks::attacks(role, us, from, occ) & capture_mask;
+        sink.piece(from, judge.filter(from, targets));
+    }
+
+    // Pawns: pushes through the masks, captures judged one by one.
+    let pawns = b.pieces(us, Role::Pawn);
+    let empty = !occ;
+    movegen::pawn_moves(
+        us,
+        pawns & !pinned,
+        empty,
+        quiet_mask,
+        Bitboard::EMPTY,
+        sink,
+    );
+    for p in pawns & pinned {
+        let ray = quiet_mask & attacks::line(ksq, p);
+        movegen::pawn_moves(
+            us,
+            Bitboard::from_square(p),
+            empty,
+            ray,
+            Bitboard::EMPTY,
+            sink,
+        );
+    }
+    let d = movegen::up(us);
+    for from in pawns {
+        let targets = attacks::pawn_attacks(us, from) & capture_mask;
+        for to in judge.filter(from, targets) {
+            sink.pawns(
+                Bitboard::from_square(to),
+                to.u8() as i8 - from.u8() as i8,
+                MoveKind::Normal,
+            );
+        }
+    }
+
+    if let Some(ep) = b.ep_square() {
+        let victim = Square::new((ep.u8() as i8 - d) as u8);
+        if !king_attacks(ksq).contains(ep) {
+            for from in attacks::pawn_attacks(them_c, ep) & pawns {
+                let removed = blast(b, from, ep).with(victim);
+                if judge.legal(removed, ep) {
+                    sink.one(Move::new(from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+    }
+
+    movegen::castling(b, ksq, sink, |s, occ| {
+        !near_their_king.contains(s)
+            && (b.attackers_to(s, them_c, occ) & !b.by_role(Role::King)).any()
+    });
+}
+
+/// Whether the king of `c` is in check (atomic rule) on `b`, whoever is to move.
+fn is_attacked_king(b: &Board, c: Color) -> bool {
+    match (b.king(c), b.king(!c)) {
+        (Some(k), Some(tk)) => checkers_on(b, k, c, b.occupied(), tk).any(),
+        _ => false,
+    }
+}
+
+/// Makes an atomic move: quiet moves as in chess, captures explode.
+fn make(b: &Board, m: Move) -> Board {
+    let (from, to) = (m.from(), m.to());
+    let is_ep = m.kind() == MoveKind::EnPassant;
+    if !is_ep && !b.occupied().contains(to) || m.kind() == MoveKind::Castle {
+        return make_standard(b, m);
+    }
+    let us = b.turn();
+    let mut nb = b.clone();
+    let mut removed = blast(b, from, to);
+    if is_ep {
+        removed = removed.with(Square::new((to.u8() as i8 - movegen::up(us)) as u8));
+    }
+    nb.take_all(removed);
+    // Rights go with exploded rooks, and with a king that moved or exploded.
+    let mut rights = nb.castling() & !removed;
+    for c in Color::ALL {
+        let home_rank = Bitboard::rank(c.fold(Rank::FIRST, Rank::EIGHTH));
+        if nb.pieces(c, Role::King).is_empty() {
+            rights &= !home_rank;
+        }
+    }
+    nb.set_castling(rights);
+    nb.set_ep_square(None);
+    nb.pass_turn(true);
+    nb
+}
+
+impl Variant for Atomic {
+    const NAME: &'static str = "atomic";
+
+    fn validate(b: &Board) -> Result<(), FenError> {
+        validate_standard(b)?;
+        if is_attacked_king(b, !b.turn()) {
+            return Err(FenError::OppositeCheck);
+        }
+        Ok(())
+    }
+
+    fn legal_moves(b: &Board, moves: &mut MoveList) {
+        generate(b, &mut ListSink(moves));
+    }
+
+    fn count_moves(b: &Board) -> u64 {
+        let mut sink = CountSink::default();
+        generate(b, &mut sink);
+        sink.0
+    }
+
+    fn play(b: &Board, m: Move) -> Board {
+        let nb = make(b, m);
+        debug_assert!(
+            nb.is_consistent() && nb.key() == nb.compute_key(),
+            "{m:?} on {b:?}"
+        );
+        nb
+    }
+
+    fn is_check(b: &Board) -> bool {
+        is_attacked_king(b, b.turn())
+    }
+
+    fn variant_outcome(b: &Board) -> Option<Outcome> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| b.king(c).is_none())
+            .map(|c| Outcome::Decisive { winner: !c })
+    }
+
+    /// The atomic table (as lichess and shakmaty have it): a bare king cannot
+    /// win; while the enemy has any piece besides his king, it may explode
+    /// next to him, except when only bishops that can never meet remain.
+    /// Against a bare king a queen or pawn can win, a single minor or rook
+    /// cannot, nor can two knights alone.
+    fn has_insufficient_material(b: &Board, color: Color) -> bool {
+        if b.king(!color).is_none() {
+            return false;
+        }
+        let kings = b.by_role(Role::King);
+        if (b.by_color(color) & !kings).is_empty() {
+            return true;
+        }
+        if (b.by_color(!color) & !kings).any() {
+            let bishops = b.by_role(Role::Bishop);
+            if b.occupied() == kings | bishops {
+                let dark = Bitboard::DARK_SQUARES;
+                let white_b = bishops & b.by_color(Color::White);
+                let black_b = bishops & b.by_color(Color::Black);
+                // Bishops of opposite colours only, each side on its own colour
+                // complex: no capture can ever happen.
+                if (white_b & dark).is_empty() {
+                    return (black_b & !dark).is_empty();
+                }
+                if (white_b & !dark).is_empty() {
+                    return (black_b & dark).is_empty();
+                }
+            }
+            return false;
+        }
+        if b.by_role(Role::Queen).any() || b.by_role(Role::Pawn).any() {
+            return false;
+        }
+        let minors_rooks =
+            b.by_role(Role::Knight) | b.by_role(Role::Bishop) | b.by_role(Role::Rook);
+        if minors_rooks.count() == 1 {
+            return true;
+        }
+        if b.occupied() == kings | b.by_role(Role::Knight) {
+            return b.by_role(Role::Knight).count() <= 2;
+        }
+        false
+    }
+}

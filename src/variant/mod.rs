@@ -1,0 +1,170 @@
+//! The `Variant` trait and its implementations.
+//!
+//! Hot code (move generation, perft, search) is generic over `V: Variant`,
+//! where each variant is a zero-sized marker type; the only `match` on a
+//! runtime variant lives at the edge (UCI option, command line), see
+//! [`VariantKind`].
+//!
+//! Moves are made by copy-make: `play` returns a new board. Every variant may
+//! displace several pieces in one move (explosions, pushes), so each variant
+//! owns its own `play`.
+
+pub mod atomic;
+pub mod chess;
+pub mod movegen;
+
+pub use atomic::Atomic;
+pub use chess::Chess;
+
+use crate::board::{Board, FenError};
+use crate::types::{Color, Move, MoveList};
+use std::fmt;
+use std::str::FromStr;
+
+/// The end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Decisive { winner: Color },
+    Draw,
+}
+
+/// The rules of one variant.
+pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
+    /// Name as listed in the `UCI_Variant` option.
+    const NAME: &'static str;
+
+    /// The start position.
+    fn start_fen() -> &'static str {
+        Board::STARTPOS
+    }
+
+    /// Parses a position of this variant and checks the variant's own rules.
+    fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let b = Board::from_fen(fen)?;
+        Self::validate(&b)?;
+        Ok(b)
+    }
+
+    /// The position as this variant writes it.
+    fn fen(b: &Board) -> String {
+        b.fen()
+    }
+
+    /// Variant-specific checks on a parsed board (kings present, no opposite check).
+    fn validate(b: &Board) -> Result<(), FenError>;
+
+    /// Appends every legal move to `moves`.
+    fn legal_moves(b: &Board, moves: &mut MoveList);
+
+    /// Number of legal moves (bulk counting: need not build the list).
+    fn count_moves(b: &Board) -> u64 {
+        let mut moves = MoveList::new();
+        Self::legal_moves(b, &mut moves);
+        moves.len() as u64
+    }
+
+    /// The position after the legal move `m` (copy-make).
+    fn play(b: &Board, m: Move) -> Board;
+
+    /// Whether the side to move is in check.
+    fn is_check(b: &Board) -> bool;
+
+    /// Variant-specific game end that holds whatever the moves are
+    /// (e.g. an exploded king).
+    fn variant_outcome(_b: &Board) -> Option<Outcome> {
+        None
+    }
+
+    /// `color` cannot possibly win with the material on the board.
+    fn has_insufficient_material(b: &Board, color: Color) -> bool;
+
+    /// Both sides lack mating material: a draw.
+    fn is_insufficient_material(b: &Board) -> bool {
+        Self::has_insufficient_material(b, Color::White)
+            && Self::has_insufficient_material(b, Color::Black)
+    }
+
+    /// The outcome of the game if it is over by the rules visible on the board
+    /// (variant end, checkmate, stalemate, insufficient material). Repetition
+    /// and the 50-move rule need the game history and are judged elsewhere.
+    fn outcome(b: &Board) -> Option<Outcome> {
+        if let Some(o) = Self::variant_outcome(b) {
+            return Some(o);
+        }
+        if Self::count_moves(b) == 0 {
+            return Some(if Self::is_check(b) {
+                Outcome::Decisive { winner: !b.turn() }
+            } else {
+                Outcome::Draw
+            });
+        }
+        Self::is_insufficient_material(b).then_some(Outcome::Draw)
+    }
+
+    /// Looks a move up among the legal moves by equality (for input that is
+    /// already a `Move`).
+    fn is_legal(b: &Board, m: Move) -> bool {
+        let mut moves = MoveList::new();
+        Self::legal_moves(b, &mut moves);
+        moves.contains(&m)
+    }
+}
+
+/// The variants, as a runtime value: used only at the edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum VariantKind {
+    #[default]
+    Chess,
+    Atomic,
+}
+
+impl VariantKind {
+    pub const ALL: [VariantKind; 2] = [VariantKind::Chess, VariantKind::Atomic];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantKind::Chess => Chess::NAME,
+            VariantKind::Atomic => Atomic::NAME,
+        }
+    }
+}
+
+impl FromStr for VariantKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        VariantKind::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                let names: Vec<_> = VariantKind::ALL.iter().map(|v| v.name()).collect();
+                format!(
+                    "unknown variant '{}' (known: {})",
+                    s.trim(),
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+impl fmt::Display for VariantKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Calls `$body` with `$V` bound to the marker type of a runtime variant.
+#[macro_export]
+macro_rules! with_variant {
+    ($kind:expr, $V:ident => $body:expr) => {
+        match $kind {
+            $crate::variant::VariantKind::Chess => {
+                type $V = $crate::variant::Chess;
+                $body
+            }
+            $crate::variant::VariantKind::Atomic => {
+                type $V = $crate::variant::Atomic;
+                $body
+            }
+        }
+    };
+}
