@@ -1,1 +1,153 @@
+//! FEN parsing and formatting: round trips, descriptive errors, and no panic
+//! on any input (property tests).
 
+mod common;
+
+use fission::{Atomic, Board, Chess, FenError, Variant};
+use proptest::prelude::*;
+
+#[test]
+fn suite_positions_round_trip() {
+    for file in ["chess.perft", "atomic.perft"] {
+        for e in common::load_suite(file) {
+            let b = Board::from_fen(&e.fen).unwrap();
+            let again = Board::from_fen(&b.fen()).unwrap();
+            assert_eq!(b, again, "{}", e.id);
+            assert_eq!(b.key(), again.key());
+            assert_eq!(b.key(), b.compute_key());
+        }
+    }
+}
+
+#[test]
+fn start_position_formats_exactly() {
+    assert_eq!(Board::startpos().fen(), Board::STARTPOS);
+}
+
+#[test]
+fn epd_and_five_fields_accepted() {
+    let b = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap();
+    assert_eq!(b.fen(), Board::STARTPOS);
+    let b = Board::from_fen("8/8/8/8/8/8/8/K6k b - - 12").unwrap();
+    assert_eq!(b.halfmoves(), 12);
+}
+
+#[test]
+fn errors_are_descriptive() {
+    let cases: &[(&str, FenError)] = &[
+        ("", FenError::FieldCount(0)),
+        ("8/8/8/8/8/8/8/K6k w - - 0 1 extra", FenError::FieldCount(7)),
+        ("8/8/8/8/8/8/K6k w - - 0 1", FenError::RankCount(7)),
+        (
+            "8/8/8/8/8/8/8/K5k w - - 0 1",
+            FenError::RankLength { rank: 7 },
+        ),
+        (
+            "8/8/8/8/8/8/8/K6kk w - - 0 1",
+            FenError::RankLength { rank: 7 },
+        ),
+        ("8/8/8/8/8/8/8/K6x w - - 0 1", FenError::BadPiece('x')),
+        ("8/8/8/8/8/8/8/K6k x - - 0 1", FenError::BadTurn("x".into())),
+        (
+            "8/8/8/8/8/8/8/K6k w KX - 0 1",
+            FenError::BadCastling("KX".into()),
+        ),
+        (
+            "8/8/8/8/8/8/8/K6k w - e4 0 1",
+            FenError::BadEnPassant("e4".into()),
+        ),
+        (
+            "8/8/8/8/8/8/8/K6k w - - -1 1",
+            FenError::BadClock("-1".into()),
+        ),
+        (
+            "8/8/8/8/8/8/8/K6k w - - 0 99999999999",
+            FenError::BadClock("99999999999".into()),
+        ),
+        (
+            "P7/8/8/8/8/8/8/K6k w - - 0 1",
+            FenError::PawnOnBackRank(fission::Square::A8),
+        ),
+        (
+            "8/8/8/8/8/8/8/KK5k w - - 0 1",
+            FenError::TooManyKings(fission::Color::White),
+        ),
+    ];
+    for (fen, want) in cases {
+        assert_eq!(Board::from_fen(fen).as_ref().err(), Some(want), "{fen}");
+        assert!(!want.to_string().is_empty());
+    }
+    assert_eq!(
+        Chess::from_fen("8/8/8/8/8/8/8/7k w - - 0 1").err(),
+        Some(FenError::MissingKing(fission::Color::White))
+    );
+    assert_eq!(
+        Chess::from_fen("k7/8/8/8/8/8/8/R6K w - - 0 1").err(),
+        Some(FenError::OppositeCheck)
+    );
+    // In atomic, kings that touch cannot check each other.
+    assert!(Atomic::from_fen("8/8/8/8/8/8/R7/kK6 w - - 0 1").is_ok());
+    assert_eq!(
+        Atomic::from_fen("8/8/8/8/8/8/R7/k1K5 w - - 0 1").err(),
+        Some(FenError::OppositeCheck)
+    );
+}
+
+#[test]
+fn castling_rights_without_pieces_are_dropped() {
+    let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1").unwrap();
+    assert_eq!(b.castling_fen(), "-");
+    let b = Board::from_fen("r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 1").unwrap();
+    assert_eq!(b.castling_fen(), "Kq");
+}
+
+#[test]
+fn en_passant_kept_only_when_capturable() {
+    let b = Board::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
+    assert_eq!(b.ep_square().map(|s| s.to_string()), Some("e3".into()));
+    let b = Board::from_fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").unwrap();
+    assert_eq!(b.ep_square(), None);
+}
+
+const VALID: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/8/8/8/3pP3/8/8/K6k b - e3 0 1",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn random_strings_never_panic(s in "\\PC{0,100}") {
+        let _ = Board::from_fen(&s);
+        let _ = Atomic::from_fen(&s);
+        let _ = Chess::from_fen(&s);
+    }
+
+    #[test]
+    fn fen_like_strings_never_panic(s in "[1-9pnbrqkPNBRQKx/ ]{0,40} [wb-] [KQkqA-H-]{0,5} [a-h1-8-]{1,2} [0-9-]{1,3} [0-9]{1,3}") {
+        if let Ok(b) = Board::from_fen(&s) {
+            // Whatever parses formats and parses back to the same board.
+            prop_assert_eq!(Board::from_fen(&b.fen()).unwrap(), b);
+        }
+    }
+
+    #[test]
+    fn mutated_valid_fens_never_panic(idx in 0usize..3, pos in 0usize..80, byte in any::<u8>(), cut in any::<bool>()) {
+        let mut bytes = VALID[idx].as_bytes().to_vec();
+        let p = pos % bytes.len();
+        if cut { bytes.truncate(p); } else { bytes[p] = byte; }
+        let s = String::from_utf8_lossy(&bytes);
+        if let Ok(b) = Chess::from_fen(&s) {
+            let mut moves = fission::MoveList::new();
+            Chess::legal_moves(&b, &mut moves);
+            for m in moves { let _ = Chess::play(&b, m); }
+        }
+        if let Ok(b) = Atomic::from_fen(&s) {
+            let mut moves = fission::MoveList::new();
+            Atomic::legal_moves(&b, &mut moves);
+            for m in moves { let _ = Atomic::play(&b, m); }
+        }
+    }
+}

@@ -148,10 +148,10 @@ impl Variant for Chess {
     fn validate(b: &Board) -> Result<(), FenError> {
         validate_standard(b)?;
         let them = !b.turn();
-        if let Some(k) = b.king(them) {
-            if b.attackers_to(k, b.turn(), b.occupied()).any() {
-                return Err(FenError::OppositeCheck);
-            }
+        if let Some(k) = b.king(them)
+            && b.attackers_to(k, b.turn(), b.occupied()).any()
+        {
+            return Err(FenError::OppositeCheck);
         }
         Ok(())
     }
