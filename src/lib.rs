@@ -6,11 +6,19 @@
 //! * [`board`]: the board with its Zobrist key, FEN;
 //! * [`variant`]: the rules, one file per variant behind the `Variant` trait;
 //! * [`perft`]: move-path enumeration for validating the rules;
-//! * [`uci`]: notation (moves to text and back).
+//! * [`eval`]: static evaluation per variant; [`search`], [`tt`], [`timeman`]:
+//!   the search; [`engine`]: game state and search threads; [`bench`];
+//! * [`uci`]: the UCI front end, command parser, options and notation.
 
 pub mod attacks;
+pub mod bench;
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod perft;
+pub mod search;
+pub mod timeman;
+pub mod tt;
 pub mod types;
 pub mod uci;
 pub mod variant;

@@ -276,3 +276,15 @@ impl std::fmt::Debug for Board {
         write!(f, "Board({})", self.fen())
     }
 }
+
+impl Board {
+    /// The position with the turn passed and nothing moved (null-move
+    /// pruning). The halfmove clock restarts so that repetition checks do not
+    /// look across the null move.
+    pub fn null_move(&self) -> Board {
+        let mut b = self.clone();
+        b.set_ep_square(None);
+        b.pass_turn(true);
+        b
+    }
+}

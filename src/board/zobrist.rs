@@ -48,7 +48,7 @@ pub fn castle_key(sq: Square) -> u64 {
 /// Combined key of a set of castling rights.
 #[inline]
 pub fn castling_key(rights: Bitboard) -> u64 {
-    rights.fold(0, |k, sq| k ^ castle_key(sq))
+    rights.into_iter().fold(0, |k, sq| k ^ castle_key(sq))
 }
 
 #[inline(always)]

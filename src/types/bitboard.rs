@@ -92,7 +92,11 @@ impl Bitboard {
     }
 }
 
-impl Iterator for Bitboard {
+/// Iterates over the squares of a bitboard, lowest first.
+#[derive(Clone, Copy, Debug)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
     type Item = Square;
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
@@ -108,6 +112,17 @@ impl Iterator for Bitboard {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.0.count_ones() as usize;
         (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+    #[inline(always)]
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
     }
 }
 

@@ -285,8 +285,12 @@ impl Variant for Atomic {
         nb
     }
 
-    fn is_check(b: &Board) -> bool {
-        is_attacked_king(b, b.turn())
+    fn checkers(b: &Board) -> Bitboard {
+        let us = b.turn();
+        match (b.king(us), b.king(!us)) {
+            (Some(k), Some(tk)) => checkers_on(b, k, us, b.occupied(), tk),
+            _ => Bitboard::EMPTY,
+        }
     }
 
     fn variant_outcome(b: &Board) -> Option<Outcome> {

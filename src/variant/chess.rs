@@ -175,9 +175,10 @@ impl Variant for Chess {
         nb
     }
 
-    fn is_check(b: &Board) -> bool {
-        b.king(b.turn())
-            .is_some_and(|k| b.attackers_to(k, !b.turn(), b.occupied()).any())
+    fn checkers(b: &Board) -> Bitboard {
+        b.king(b.turn()).map_or(Bitboard::EMPTY, |k| {
+            b.attackers_to(k, !b.turn(), b.occupied())
+        })
     }
 
     fn has_insufficient_material(b: &Board, color: Color) -> bool {

@@ -17,7 +17,7 @@ pub use atomic::Atomic;
 pub use chess::Chess;
 
 use crate::board::{Board, FenError};
-use crate::types::{Color, Move, MoveList};
+use crate::types::{Bitboard, Color, Move, MoveList};
 use std::fmt;
 use std::str::FromStr;
 
@@ -66,8 +66,13 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// The position after the legal move `m` (copy-make).
     fn play(b: &Board, m: Move) -> Board;
 
+    /// Enemy pieces giving check to the side to move, by this variant's rule.
+    fn checkers(b: &Board) -> Bitboard;
+
     /// Whether the side to move is in check.
-    fn is_check(b: &Board) -> bool;
+    fn is_check(b: &Board) -> bool {
+        Self::checkers(b).any()
+    }
 
     /// Variant-specific game end that holds whatever the moves are
     /// (e.g. an exploded king).

@@ -221,8 +221,8 @@ pub fn castling<S: Sink>(
             continue;
         }
         let lifted = occ.without(ksq);
-        let mut path = between(ksq, king_to).with(ksq);
-        if Iterator::any(&mut path, |s| attacked(s, lifted)) {
+        let path = between(ksq, king_to).with(ksq);
+        if path.into_iter().any(|s| attacked(s, lifted)) {
             continue;
         }
         sink.one(

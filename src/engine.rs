@@ -1,0 +1,271 @@
+//! The engine core: the game being played (variant, position, history),
+//! the transposition table, and the search thread. It never prints: results
+//! go through the callbacks the UCI layer passes in.
+
+use crate::board::{Board, FenError};
+use crate::eval::Evaluate;
+use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
+use crate::tt::TranspositionTable;
+use crate::types::{Move, MoveList};
+use crate::uci::notation;
+use crate::variant::{Variant, VariantKind};
+use crate::with_variant;
+use std::fmt;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Why a `position` command was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    InvalidFen(FenError),
+    IllegalMove(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::InvalidFen(e) => write!(f, "Invalid FEN: {e}"),
+            PositionError::IllegalMove(m) => write!(f, "Illegal move: {m}"),
+        }
+    }
+}
+
+/// Called once per search with the best move and the move to ponder on.
+pub type BestMoveCallback = Box<dyn FnOnce(&SearchResult) + Send>;
+
+struct Running {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+pub struct Engine {
+    variant: VariantKind,
+    board: Board,
+    /// Keys of every position of the game so far, the current one last.
+    history: Vec<u64>,
+    tt: Arc<TranspositionTable>,
+    hash_mb: usize,
+    pub options: SearchOptions,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+pub const DEFAULT_HASH_MB: usize = 16;
+
+impl Engine {
+    pub fn new() -> Engine {
+        let tt = TranspositionTable::try_new(DEFAULT_HASH_MB)
+            .unwrap_or_else(|_| TranspositionTable::new_small());
+        let board = Board::startpos();
+        Engine {
+            variant: VariantKind::Chess,
+            history: vec![board.key()],
+            board,
+            tt: Arc::new(tt),
+            hash_mb: DEFAULT_HASH_MB,
+            options: SearchOptions::default(),
+            running: None,
+        }
+    }
+
+    pub fn variant(&self) -> VariantKind {
+        self.variant
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Switches variant; the position becomes that variant's start position.
+    pub fn set_variant(&mut self, v: VariantKind) {
+        self.variant = v;
+        let _ = self.set_position(None, &[]);
+    }
+
+    /// Sets the position from a FEN (or the start position) and a list of
+    /// moves. On any error the previous position is kept unchanged.
+    pub fn set_position(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), PositionError> {
+        with_variant!(self.variant, V => self.set_position_v::<V>(fen, moves))
+    }
+
+    fn set_position_v<V: Variant>(
+        &mut self,
+        fen: Option<&str>,
+        moves: &[String],
+    ) -> Result<(), PositionError> {
+        let mut b =
+            V::from_fen(fen.unwrap_or(V::start_fen())).map_err(PositionError::InvalidFen)?;
+        let mut history = vec![b.key()];
+        for text in moves {
+            let m = notation::parse_move::<V>(&b, text)
+                .ok_or_else(|| PositionError::IllegalMove(text.clone()))?;
+            b = V::play(&b, m);
+            history.push(b.key());
+        }
+        self.board = b;
+        self.history = history;
+        Ok(())
+    }
+
+    /// Resizes the hash table; on failure the old table stays.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.wait();
+        if mb != self.hash_mb {
+            let tt = TranspositionTable::try_new(mb)?;
+            self.tt = Arc::new(tt);
+            self.hash_mb = mb;
+        }
+        Ok(())
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.wait();
+        self.tt.clear();
+    }
+
+    /// A new game: stops any search and forgets what was learned.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.tt.clear();
+    }
+
+    /// The legal moves of the current position.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        with_variant!(self.variant, V => V::legal_moves(&self.board, &mut list));
+        list
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Starts a search in its own thread. Any running search is stopped first.
+    /// When the search ends (and, for `infinite` or `ponder`, once `stop` or
+    /// `ponderhit` has come), `done` is called with the result.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        reporter: Arc<dyn Reporter + Send + Sync>,
+        done: BestMoveCallback,
+    ) {
+        self.stop();
+        let control = Arc::new(Control::new(limits.ponder));
+        let board = self.board.clone();
+        let history = self.history.clone();
+        let tt = Arc::clone(&self.tt);
+        let opts = self.options.clone();
+        let variant = self.variant;
+        let ctl = Arc::clone(&control);
+        // Shared so that the callback can still fire if no thread can start.
+        let done = Arc::new(std::sync::Mutex::new(Some(done)));
+        let done_in_thread = Arc::clone(&done);
+        let spawn = std::thread::Builder::new().stack_size(search::params::THREAD_STACK).spawn(move || {
+            let result = with_variant!(variant, V => run::<V>(&board, &history, &limits, &opts, &tt, &ctl, &*reporter));
+            // Under `infinite` or `ponder` the best move waits for the GUI.
+            while (limits.infinite || ctl.pondering()) && !ctl.stopped() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            if let Some(f) = done_in_thread.lock().ok().and_then(|mut d| d.take()) {
+                f(&result);
+            }
+        });
+        match spawn {
+            Ok(handle) => self.running = Some(Running { control, handle }),
+            Err(_) => {
+                // No thread could be started: answer at once with a legal move.
+                let best = self.legal_moves().first().copied();
+                let result = SearchResult {
+                    best,
+                    ponder: None,
+                    score: 0,
+                    depth: 0,
+                    nodes: 0,
+                };
+                if let Some(f) = done.lock().ok().and_then(|mut d| d.take()) {
+                    f(&result);
+                }
+            }
+        }
+    }
+
+    /// Asks the running search to stop (its callback still fires).
+    pub fn request_stop(&self) {
+        if let Some(r) = &self.running {
+            r.control.stop();
+        }
+    }
+
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.control.ponderhit();
+        }
+    }
+
+    /// Stops the running search and waits until its callback has fired.
+    pub fn stop(&mut self) {
+        self.request_stop();
+        self.wait();
+    }
+
+    /// Waits for the running search to end by itself. Searches that would
+    /// wait for the GUI (`infinite`, `ponder`) are stopped instead, so this
+    /// never hangs.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            if !r.handle.is_finished() {
+                r.control.stop();
+            }
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Perft divide of the current position.
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        with_variant!(self.variant, V => crate::perft::divide::<V>(&self.board, depth, 1))
+    }
+
+    /// Static evaluation of the current position (side to move's view).
+    pub fn evaluate(&self) -> i32 {
+        with_variant!(self.variant, V => V::evaluate(&self.board))
+    }
+
+    /// Enemy pieces checking the side to move.
+    pub fn checkers(&self) -> crate::types::Bitboard {
+        with_variant!(self.variant, V => V::checkers(&self.board))
+    }
+
+    pub fn fen(&self) -> String {
+        with_variant!(self.variant, V => V::fen(&self.board))
+    }
+}
+
+fn run<V: Evaluate>(
+    board: &Board,
+    history: &[u64],
+    limits: &Limits,
+    opts: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &Control,
+    reporter: &dyn Reporter,
+) -> SearchResult {
+    search::think::<V>(board, history, limits, opts, tt, control, reporter)
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

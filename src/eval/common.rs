@@ -1,0 +1,176 @@
+//! Helpers shared by the chess-like evaluators: piece-square tables (from
+//! simple formulas), material and phase, mobility, pawn structure.
+
+use super::weights as w;
+use crate::attacks;
+use crate::board::Board;
+use crate::types::{Bitboard, Color, File, Role, Square};
+
+/// A tapered score: (middlegame, endgame).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Tapered(pub i32, pub i32);
+
+impl std::ops::AddAssign<(i32, i32)> for Tapered {
+    fn add_assign(&mut self, (m, e): (i32, i32)) {
+        self.0 += m;
+        self.1 += e;
+    }
+}
+
+impl std::ops::SubAssign<(i32, i32)> for Tapered {
+    fn sub_assign(&mut self, (m, e): (i32, i32)) {
+        self.0 -= m;
+        self.1 -= e;
+    }
+}
+
+fn scale((m, e): (i32, i32), n: i32) -> (i32, i32) {
+    (m * n, e * n)
+}
+
+/// Piece-square bonus of `role` on `sq` for white (mirror the square for black).
+/// Built from a few formulas rather than tables: centralisation for pieces,
+/// advancement for pawns, shelter then centralisation for the king.
+pub fn pst(role: Role, sq: Square) -> (i32, i32) {
+    let f = sq.file().index() as i32;
+    let r = sq.rank().index() as i32;
+    // Distance from the centre, 0 (d4/e5...) to 3 (corners), doubled to stay integral.
+    let cd = (2 * f - 7).abs().max((2 * r - 7).abs()) / 2;
+    let central_file = (3 - (2 * f - 7).abs() / 2).max(0);
+    match role {
+        Role::Pawn => {
+            let adv = (r - 1).max(0);
+            (
+                adv * 4
+                    + if (2..=4).contains(&r) {
+                        central_file * 4
+                    } else {
+                        0
+                    },
+                adv * adv * 3,
+            )
+        }
+        Role::Knight => (-(cd * 12), -(cd * 10)),
+        Role::Bishop => (-(cd * 6), -(cd * 5)),
+        Role::Rook => (if r == 6 { 15 } else { 0 } + central_file * 2, 0),
+        Role::Queen => (-(cd * 3), -(cd * 6)),
+        Role::King => {
+            let shelter = if r == 0 {
+                [20, 25, 10, 0, 0, 10, 25, 20][f as usize]
+            } else {
+                -15 * r
+            };
+            (shelter, -(cd * 14))
+        }
+    }
+}
+
+/// The square as seen by `c` (white's squares unchanged, black's mirrored).
+#[inline]
+pub fn relative(c: Color, sq: Square) -> Square {
+    if c.is_white() { sq } else { sq.flip_vertical() }
+}
+
+/// Material plus piece-square tables for one side.
+pub fn material_pst(b: &Board, c: Color, values: &[(i32, i32); 6]) -> Tapered {
+    let mut t = Tapered::default();
+    for role in Role::ALL {
+        for sq in b.pieces(c, role) {
+            t += values[role.index()];
+            t += pst(role, relative(c, sq));
+        }
+    }
+    t
+}
+
+/// Game phase, 0 (bare kings) to `PHASE_TOTAL` (all pieces).
+pub fn phase(b: &Board) -> i32 {
+    Role::ALL
+        .iter()
+        .map(|&r| b.by_role(r).count() as i32 * w::PHASE[r.index()])
+        .sum::<i32>()
+        .min(w::PHASE_TOTAL)
+}
+
+/// Blends a tapered score by phase.
+pub fn taper(t: Tapered, phase: i32) -> i32 {
+    (t.0 * phase + t.1 * (w::PHASE_TOTAL - phase)) / w::PHASE_TOTAL
+}
+
+/// Squares attacked by the pawns of `c`.
+pub fn pawn_attack_span(b: &Board, c: Color) -> Bitboard {
+    let p = b.pieces(c, Role::Pawn);
+    let fwd = if c.is_white() { p.north() } else { p.south() };
+    fwd.east() | fwd.west()
+}
+
+/// Mobility, bishop pair, rooks on open files.
+pub fn pieces_activity(b: &Board, c: Color) -> Tapered {
+    let mut t = Tapered::default();
+    let occ = b.occupied();
+    let safe = !b.by_color(c) & !pawn_attack_span(b, !c);
+    let roles = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+    for (i, role) in roles.into_iter().enumerate() {
+        for sq in b.pieces(c, role) {
+            let n = (attacks::attacks(role, c, sq, occ) & safe).count() as i32;
+            t += scale(w::MOBILITY[i], n);
+        }
+    }
+    if b.pieces(c, Role::Bishop).more_than_one() {
+        t += w::BISHOP_PAIR;
+    }
+    let pawns = b.by_role(Role::Pawn);
+    for sq in b.pieces(c, Role::Rook) {
+        if (Bitboard::file(sq.file()) & pawns).is_empty() {
+            t += w::ROOK_OPEN_FILE;
+        }
+    }
+    t
+}
+
+/// Doubled, isolated and passed pawns.
+pub fn pawn_structure(b: &Board, c: Color) -> Tapered {
+    let mut t = Tapered::default();
+    let ours = b.pieces(c, Role::Pawn);
+    let theirs = b.pieces(!c, Role::Pawn);
+    for sq in ours {
+        let f = sq.file().index();
+        let file_bb = Bitboard::file(sq.file());
+        let mut adj = Bitboard::EMPTY;
+        if f > 0 {
+            adj |= Bitboard::file(File::new(f as u8 - 1));
+        }
+        if f < 7 {
+            adj |= Bitboard::file(File::new(f as u8 + 1));
+        }
+        if (ours & file_bb).more_than_one() {
+            t += w::DOUBLED_PAWN;
+        }
+        if (ours & adj).is_empty() {
+            t += w::ISOLATED_PAWN;
+        }
+        let rel_rank = relative(c, sq).rank().index();
+        // Squares in front of the pawn on its file and the adjacent files.
+        let front = (file_bb | adj) & ahead(c, sq);
+        if (theirs & front).is_empty() {
+            t += w::PASSED_PAWN[rel_rank];
+        }
+    }
+    t
+}
+
+/// Every square strictly ahead of `sq`'s rank for `c`.
+fn ahead(c: Color, sq: Square) -> Bitboard {
+    let r = sq.rank().index();
+    if c.is_white() {
+        if r == 7 {
+            Bitboard::EMPTY
+        } else {
+            Bitboard(!0u64 << (8 * (r + 1)))
+        }
+    } else if r == 0 {
+        Bitboard::EMPTY
+    } else {
+        Bitboard(!0u64 >> (8 * (8 - r)))
+    }
+}

@@ -1,0 +1,45 @@
+//! Static evaluation, one evaluator per variant, and the search hooks each
+//! variant provides (which moves are tactical, what a capture gains).
+//!
+//! Scores are centipawns from the side to move's point of view. Every weight
+//! lives in [`weights`], named, ready for tuning.
+
+mod atomic;
+mod chess;
+mod common;
+pub mod weights;
+
+use crate::board::Board;
+use crate::types::Move;
+use crate::variant::Variant;
+
+/// Search-facing knowledge about a variant.
+pub trait Evaluate: Variant {
+    /// Static evaluation, side to move's view.
+    fn evaluate(b: &Board) -> i32;
+
+    /// Moves searched by quiescence: captures and promotions (atomic:
+    /// explosions).
+    fn is_tactical(b: &Board, m: Move) -> bool {
+        b.occupied().contains(m.to())
+            || m.promotion_role().is_some()
+            || m.kind() == crate::types::MoveKind::EnPassant
+    }
+
+    /// Estimated material gain of a tactical move, for ordering and pruning.
+    fn tactical_gain(b: &Board, m: Move) -> i32;
+
+    /// Whether the side to move may "stand pat" in quiescence: false when
+    /// doing nothing is not a safe lower bound (in check; in atomic, also
+    /// when the king can be blown up next move).
+    fn stand_pat_ok(b: &Board) -> bool {
+        !Self::is_check(b)
+    }
+
+    /// Whether a null move is reasonable here (zugzwang guard): the side to
+    /// move has pieces besides pawns and king.
+    fn null_move_ok(b: &Board) -> bool {
+        use crate::types::Role;
+        (b.us() & !b.by_role(Role::Pawn) & !b.by_role(Role::King)).any()
+    }
+}

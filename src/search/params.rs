@@ -1,0 +1,52 @@
+//! Every search constant, named, in one place.
+
+/// Deepest ply the search reaches (stacks are sized by it).
+pub const MAX_PLY: usize = 128;
+
+/// Aspiration windows start at this depth with this half-width.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+pub const ASPIRATION_DELTA: i32 = 20;
+
+/// Reverse futility pruning: depth limit and margin per ply.
+pub const RFP_MAX_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 80;
+
+/// Null-move pruning: minimum depth, base reduction and depth divisor.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+
+/// Late move reductions: only from this depth and move number on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 3;
+/// r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR (in hundredths).
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Late move pruning: quiet moves beyond `LMP_BASE + depth^2` are skipped at
+/// depths up to `LMP_MAX_DEPTH` in non-PV nodes.
+pub const LMP_MAX_DEPTH: i32 = 4;
+pub const LMP_BASE: usize = 4;
+
+/// Futility pruning of quiet moves at shallow depth.
+pub const FUTILITY_MAX_DEPTH: i32 = 5;
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// Quiescence: delta-pruning margin, and how many plies deep it still
+/// searches every move when it may not stand pat (in check, or in atomic a
+/// king that can be blown up).
+pub const DELTA_MARGIN: i32 = 200;
+pub const QS_EVASION_PLIES: usize = 4;
+pub const QS_THREAT_PLIES: usize = 1;
+
+/// Check extension cap (extensions stop beyond twice the nominal depth).
+pub const CHECK_EXTENSION: i32 = 1;
+
+/// History: maximum magnitude (gravity keeps values in range).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// How often (in nodes) a thread looks at the clock and the stop flag.
+pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Stack size of search threads.
+pub const THREAD_STACK: usize = 32 * 1024 * 1024;

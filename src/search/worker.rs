@@ -1,0 +1,709 @@
+//! One search thread: iterative deepening over the root moves, PVS and
+//! quiescence. Every thread of a lazy-SMP search runs one `Worker` with its
+//! own history, killers and stacks; they share only the transposition table.
+
+use super::params::*;
+use super::picker::Picker;
+use super::score::{self, DRAW, INFINITE, MATE_BOUND};
+use super::{Control, Limits, PvInfo, Reporter, ScoreBound, ThreadResult};
+use crate::board::Board;
+use crate::eval::Evaluate;
+use crate::timeman::Budget;
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::{Color, Move, MoveList};
+use crate::variant::Outcome;
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering;
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
+    pub limits: &'a Limits,
+    pub budget: Budget,
+    /// Published node count of each thread.
+    pub counters: &'a [AtomicU64],
+    pub multipv: usize,
+}
+
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    seldepth: usize,
+    pv: Vec<Move>,
+}
+
+/// Late-move reduction table, indexed by depth and move number (capped).
+fn lmr_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+}
+
+pub struct Worker<'a, V> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    root: Board,
+    /// Keys of the game before the root and of every position on the
+    /// current search path; `root_index` is the root's own entry.
+    keys: Vec<u64>,
+    root_index: usize,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    killers: Box<[[Move; 2]; MAX_PLY + 2]>,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[i32; 64]; 64]>,
+    completed_depth: u32,
+    _variant: PhantomData<V>,
+}
+
+impl<'a, V: Evaluate> Worker<'a, V> {
+    pub fn new(id: usize, shared: &'a Shared<'a>, root: &Board, history: &[u64]) -> Self {
+        let mut keys = history.to_vec();
+        if keys.last() != Some(&root.key()) {
+            keys.push(root.key());
+        }
+        let root_index = keys.len() - 1;
+        let mut list = MoveList::new();
+        V::legal_moves(root, &mut list);
+        let wanted = &shared.limits.searchmoves;
+        let root_moves = list
+            .iter()
+            .filter(|m| wanted.is_empty() || wanted.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        Worker {
+            id,
+            shared,
+            root: root.clone(),
+            keys,
+            root_index,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            root_moves,
+            pv_idx: 0,
+            killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr: lmr_table(),
+            completed_depth: 0,
+            _variant: PhantomData,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared
+            .counters
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Counts a node; every `CHECK_INTERVAL` nodes publishes the count and
+    /// looks at the stop flag, the clock and the node limit.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.shared.counters[self.id].store(self.nodes, Ordering::Relaxed);
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        let c = self.shared.control;
+        if c.stopped() {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() {
+            return;
+        }
+        if let Some(n) = self.shared.limits.nodes
+            && self.total_nodes() >= n
+        {
+            self.stop_all();
+        }
+        if !c.pondering()
+            && let Some(hard) = self.shared.budget.hard
+            && c.clock_ms() >= hard
+        {
+            self.stop_all();
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.shared.control.stop();
+    }
+
+    /// Iterative deepening. Returns this thread's result.
+    pub fn run(mut self, reporter: &dyn Reporter) -> ThreadResult {
+        if self.root_moves.is_empty() {
+            return ThreadResult {
+                best: None,
+                ponder: None,
+                score: 0,
+                depth: 0,
+            };
+        }
+        let limits = self.shared.limits;
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 1)
+        });
+        let multipv = self.shared.multipv.min(self.root_moves.len());
+        // Helpers start at staggered depths so that threads spread out.
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(depth, reporter);
+                if self.stopped {
+                    break;
+                }
+                // Sort the lines searched so far, best first.
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth as u32;
+            if self.is_main() {
+                for i in 0..multipv {
+                    self.report(reporter, depth, i, ScoreBound::Exact);
+                }
+                if self.should_stop_after_iteration() {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.shared.counters[self.id].store(self.nodes, Ordering::Relaxed);
+        let best = &self.root_moves[0];
+        let ponder = best
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.ponder_from_tt(best.mv));
+        ThreadResult {
+            best: Some(best.mv),
+            ponder,
+            score: if best.score == -INFINITE {
+                best.prev_score
+            } else {
+                best.score
+            },
+            depth: self.completed_depth,
+        }
+    }
+
+    fn should_stop_after_iteration(&mut self) -> bool {
+        let limits = self.shared.limits;
+        let c = self.shared.control;
+        let best = self.root_moves[0].score;
+        if let Some(m) = limits.mate
+            && best >= score::mate_in(2 * m as usize)
+        {
+            return true;
+        }
+        if c.pondering() || limits.infinite {
+            return false;
+        }
+        if let Some(soft) = self.shared.budget.soft {
+            let soft = if self.root_moves.len() == 1 {
+                soft / 8
+            } else {
+                soft
+            };
+            if c.clock_ms() >= soft {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A reply to the best move from the transposition table, if legal.
+    fn ponder_from_tt(&self, best: Move) -> Option<Move> {
+        let after = V::play(&self.root, best);
+        let e = self.shared.tt.probe(after.key())?;
+        V::is_legal(&after, e.mv).then_some(e.mv)
+    }
+
+    fn report(&self, reporter: &dyn Reporter, depth: i32, line: usize, bound: ScoreBound) {
+        let c = self.shared.control;
+        let rm = &self.root_moves[line];
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        if score == -INFINITE {
+            return;
+        }
+        let time_ms = c.elapsed_ms();
+        let nodes = self.total_nodes().max(self.nodes);
+        reporter.pv(&PvInfo {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(1) as u32,
+            multipv: line + 1,
+            score,
+            bound,
+            nodes,
+            nps: nodes * 1000 / time_ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            time_ms,
+            pv: rm.pv.clone(),
+        });
+    }
+
+    /// Searches the current PV line with an aspiration window around the
+    /// previous score, widening on failure.
+    fn aspiration(&mut self, depth: i32, reporter: &dyn Reporter) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && !score::is_mate(prev) && prev != -INFINITE {
+                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            let s = self.root_search(depth, alpha, beta, reporter);
+            if self.stopped {
+                return;
+            }
+            if s <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (s - delta).max(-INFINITE);
+            } else if s >= beta {
+                beta = (s + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta;
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        reporter: &dyn Reporter,
+    ) -> i32 {
+        let root = self.root.clone();
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        let start = self.pv_idx;
+        // Keep the previous best of this line first; the rest as sorted.
+        for i in start..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.is_main() && self.shared.control.elapsed_ms() > 1000 {
+                reporter.currmove(depth as u32, mv, i + 1);
+            }
+            let child = V::play(&root, mv);
+            self.keys.push(child.key());
+            self.seldepth = 0;
+            let ext = if V::is_check(&child) {
+                CHECK_EXTENSION
+            } else {
+                0
+            };
+            let s = if i == start {
+                -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true)
+            } else {
+                let mut s = -self.search(&child, -alpha - 1, -alpha, depth - 1 + ext, 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == start || s > alpha {
+                rm.score = s;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                let len = self.pv_len[1];
+                rm.pv.extend_from_slice(&self.pv[1][1..len.max(1)]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if s > best {
+                best = s;
+            }
+            if s > alpha {
+                alpha = s;
+                // Move the new best of this line to its front.
+                self.root_moves[start..=i].rotate_right(1);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Repetition: a position seen before on the search path (twofold), or
+    /// twice before in the game (threefold), within the reversible moves.
+    fn is_repetition(&self, halfmoves: u32) -> bool {
+        let n = self.keys.len() - 1;
+        let key = self.keys[n];
+        let oldest = n.saturating_sub(halfmoves as usize);
+        let mut seen_in_game = 0;
+        let mut i = n;
+        while i >= oldest + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                if i >= self.root_index {
+                    return true;
+                }
+                seen_in_game += 1;
+                if seen_in_game >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Score of a position that ended the game by the variant's own rule
+    /// (e.g. an exploded king), from the side to move's view.
+    fn terminal(&self, b: &Board, ply: usize) -> Option<i32> {
+        V::variant_outcome(b).map(|o| match o {
+            Outcome::Decisive { winner } if winner == b.turn() => score::mate_in(ply),
+            Outcome::Decisive { .. } => score::mated_in(ply),
+            Outcome::Draw => DRAW,
+        })
+    }
+
+    fn side_history(&mut self, c: Color) -> &mut [[i32; 64]; 64] {
+        &mut self.history[c.index()]
+    }
+
+    fn update_history(&mut self, c: Color, m: Move, bonus: i32) {
+        let h = &mut self.side_history(c)[m.from().index()][m.to().index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    fn search(
+        &mut self,
+        b: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(b, alpha, beta, ply, 0);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.terminal(b, ply) {
+            return s;
+        }
+        if b.halfmoves() >= 100
+            || self.is_repetition(b.halfmoves())
+            || V::is_insufficient_material(b)
+        {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return V::evaluate(b);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(score::mated_in(ply));
+        beta = beta.min(score::mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = b.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tt
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score::from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let in_check = V::is_check(b);
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            tt.map_or_else(|| V::evaluate(b), |e| e.eval)
+        };
+
+        if !pv_node && !in_check && !score::is_mate(beta) {
+            // Reverse futility pruning.
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+            // Null move: give the opponent a free move; if we still beat
+            // beta, this node is not worth a full search.
+            if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) && V::stand_pat_ok(b) {
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let nb = b.null_move();
+                self.keys.push(nb.key());
+                let s = -self.search(&nb, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if score::is_mate(s) { beta } else { s };
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        V::legal_moves(b, &mut moves);
+        if moves.is_empty() {
+            return if in_check { score::mated_in(ply) } else { DRAW };
+        }
+        let us = b.turn();
+        let killers = self.killers[ply];
+        let mut picker = Picker::new::<V>(b, moves, tt_move, killers, &self.history[us.index()]);
+
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut i = 0usize;
+        let original_alpha = alpha;
+        while let Some((m, tactical)) = picker.next() {
+            let late_quiet = !pv_node && !in_check && !tactical && best > -MATE_BOUND;
+            if late_quiet && depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
+                i += 1;
+                continue;
+            }
+            if late_quiet
+                && depth <= FUTILITY_MAX_DEPTH
+                && i > 0
+                && eval + FUTILITY_MARGIN * depth <= alpha
+            {
+                i += 1;
+                continue;
+            }
+            let child = V::play(b, m);
+            self.keys.push(child.key());
+            let gives_check = V::is_check(&child);
+            let ext = if gives_check && ply < 2 * depth as usize + 4 {
+                CHECK_EXTENSION
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + ext;
+            let s = if i == 0 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let r = if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVES
+                    && !tactical
+                    && !in_check
+                    && !gives_check
+                {
+                    let mut r = self.lmr[(depth as usize).min(63)][i.min(63)];
+                    if !pv_node {
+                        r += 1;
+                    }
+                    if m == killers[0] || m == killers[1] {
+                        r -= 1;
+                    }
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node && !self.stopped {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            i += 1;
+            if s > best {
+                best = s;
+            }
+            if s > alpha {
+                alpha = s;
+                best_move = m;
+                if pv_node {
+                    self.pv[ply][ply] = m;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for j in ply + 1..child_len {
+                        self.pv[ply][j] = self.pv[ply + 1][j];
+                    }
+                    self.pv_len[ply] = child_len;
+                }
+                if alpha >= beta {
+                    if !tactical {
+                        if self.killers[ply][0] != m {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = m;
+                        }
+                        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+                        self.update_history(us, m, bonus);
+                        for &q in &quiets_tried {
+                            self.update_history(us, q, -bonus);
+                        }
+                    }
+                    break;
+                }
+            }
+            if !tactical && quiets_tried.len() < quiets_tried.capacity() {
+                quiets_tried.push(m);
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.shared.tt.store(
+            key,
+            best_move,
+            score::to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.terminal(b, ply) {
+            return s;
+        }
+        if V::is_insufficient_material(b) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return V::evaluate(b);
+        }
+        let in_check = V::is_check(b);
+        // Standing pat is a lower bound only if doing nothing is safe.
+        let limit = if in_check {
+            QS_EVASION_PLIES
+        } else {
+            QS_THREAT_PLIES
+        };
+        let full_width = !V::stand_pat_ok(b) && qply < limit;
+        let eval = if in_check && full_width {
+            -INFINITE
+        } else {
+            V::evaluate(b)
+        };
+        let mut best = if full_width { -INFINITE } else { eval };
+        if !full_width {
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+        }
+        let mut moves = MoveList::new();
+        V::legal_moves(b, &mut moves);
+        if moves.is_empty() {
+            return if in_check { score::mated_in(ply) } else { DRAW };
+        }
+        let mut picker = Picker::new::<V>(
+            b,
+            moves,
+            Move::NONE,
+            [Move::NONE; 2],
+            &self.history[b.turn().index()],
+        );
+        while let Some((m, tactical)) = picker.next() {
+            if !tactical && !full_width {
+                continue;
+            }
+            if !full_width && tactical {
+                let gain = V::tactical_gain(b, m);
+                if gain < 0 || eval + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let child = V::play(b, m);
+            let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+            }
+            if s > alpha {
+                alpha = s;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if best == -INFINITE {
+            // In check at the evasion limit with only losing replies judged:
+            // fall back to the static evaluation.
+            best = V::evaluate(b);
+        }
+        best
+    }
+}
