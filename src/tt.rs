@@ -74,6 +74,16 @@ impl TranspositionTable {
     /// the memory cannot be had (the caller keeps its old table).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        // Filling the table touches every page: refuse more than the machine
+        // has free rather than be killed by the kernel half-way.
+        if let Some(avail) = available_memory_bytes()
+            && bytes as u64 > avail / 10 * 9
+        {
+            return Err(format!(
+                "cannot allocate a {mb} MB hash table: only {} MB of memory available",
+                avail >> 20
+            ));
+        }
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let mut slots = Vec::new();
         slots
@@ -220,6 +230,14 @@ impl TranspositionTable {
     }
 }
 
+/// Free memory as the kernel reports it (`MemAvailable`), where it does.
+fn available_memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +256,11 @@ mod tests {
         assert!(tt.probe(0x1111_2222_3333_4444).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused() {
+        assert!(TranspositionTable::try_new(usize::MAX / (1 << 20)).is_err());
     }
 
     #[test]

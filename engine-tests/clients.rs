@@ -1,0 +1,29 @@
+//! Real clients: python-chess's `chess.engine` drives the release binary
+//! through full atomic and chess games and a MultiPV analysis
+//! (`engine-tests/clients/python_chess_client.py`). Needs `python3` with the
+//! `chess` package (`.ci/run` installs it); set `FISSION_SKIP_CLIENT_TESTS=1`
+//! to skip on a machine without them.
+
+use std::process::Command;
+
+#[test]
+fn python_chess_drives_full_games() {
+    if std::env::var("FISSION_SKIP_CLIENT_TESTS").is_ok_and(|v| v == "1") {
+        eprintln!("skipped: FISSION_SKIP_CLIENT_TESTS=1");
+        return;
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/clients/python_chess_client.py"
+    );
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_fission"))
+        .args(["--games", "2"])
+        .output()
+        .expect("python3 must be installed (see README)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "client failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+}
