@@ -8,7 +8,8 @@
 //! * [`perft`]: move-path enumeration for validating the rules;
 //! * [`eval`]: static evaluation per variant; [`search`], [`tt`], [`timeman`]:
 //!   the search; [`engine`]: game state and search threads; [`bench`];
-//! * [`uci`]: the UCI front end, command parser, options and notation.
+//! * [`uci`]: the UCI front end, command parser, options and notation;
+//! * [`tournament`]: the match runner (`fission match`).
 
 pub mod attacks;
 pub mod bench;
@@ -18,6 +19,7 @@ pub mod eval;
 pub mod perft;
 pub mod search;
 pub mod timeman;
+pub mod tournament;
 pub mod tt;
 pub mod types;
 pub mod uci;

@@ -12,7 +12,8 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   fission                    UCI engine on stdin/stdout
   fission perft --variant NAME --depth N [--fen FEN] [--divide] [--threads N]
-  fission bench [DEPTH]      fixed search of the bench positions (prints Nodes searched, Nodes/second)";
+  fission bench [DEPTH]      fixed search of the bench positions (prints Nodes searched, Nodes/second)
+  fission match ...          engine-vs-engine matches (fission match --help)";
 
 struct PerftArgs {
     variant: VariantKind,
@@ -119,6 +120,8 @@ fn main() -> ExitCode {
         Some("perft") => parse_perft_args(&args[1..])
             .and_then(|a| with_variant!(a.variant, V => run_perft::<V>(&a))),
         Some("bench") => run_bench(&args[1..]),
+        Some("match") => fission::tournament::MatchConfig::parse(&args[1..])
+            .and_then(|cfg| fission::tournament::run(&cfg, &say).map(|_| ())),
         Some("-h" | "--help" | "help") => {
             say(USAGE);
             Ok(())

@@ -1,0 +1,241 @@
+//! The match runner: real matches between Fission processes in each
+//! variant (PGN checked by python-chess), broken engines losing with the
+//! right termination, and the statistics against hand-computed values.
+
+use fission::tournament::stats::{Sprt, SprtVerdict, Tally, elo_from_score, erf, expected_score};
+use fission::tournament::{MatchConfig, MatchSummary, run};
+use std::process::Command;
+use std::sync::Mutex;
+
+const FISSION: &str = env!("CARGO_BIN_EXE_fission");
+
+fn run_match(args: &[&str]) -> (MatchSummary, Vec<String>) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let cfg = MatchConfig::parse(&args).expect("valid arguments");
+    let lines = Mutex::new(Vec::new());
+    let summary =
+        run(&cfg, &|l: &str| lines.lock().unwrap().push(l.to_string())).expect("match runs");
+    (summary, lines.into_inner().unwrap())
+}
+
+fn python_check_pgn(path: &str, games: u32) {
+    if std::env::var("FISSION_SKIP_CLIENT_TESTS").is_ok_and(|v| v == "1") {
+        return;
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/clients/check_pgn.py"
+    );
+    let out = Command::new("python3")
+        .args([script, path, &games.to_string()])
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn temp_pgn(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("fission-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().to_string()
+}
+
+#[test]
+fn fission_vs_fission_in_each_variant() {
+    for variant in ["chess", "atomic"] {
+        let pgn = temp_pgn(&format!("{variant}.pgn"));
+        let (s, lines) = run_match(&[
+            "--engine",
+            FISSION,
+            "--engine",
+            FISSION,
+            "--variant",
+            variant,
+            "--games",
+            "4",
+            "--tc",
+            "1+0.02",
+            "--concurrency",
+            "2",
+            "--pgn",
+            &pgn,
+            "--seed",
+            "7",
+        ]);
+        assert_eq!(s.games, 4);
+        let t = &s.pairings[0].2;
+        assert_eq!(t.wins + t.losses + t.draws, 4);
+        assert_eq!(t.pairs.iter().sum::<u32>(), 2, "two colour-reversed pairs");
+        assert!(lines.iter().filter(|l| l.starts_with("Game ")).count() == 4);
+        assert!(
+            !s.terminations.contains_key("time forfeit"),
+            "{:?}",
+            s.terminations
+        );
+        assert!(
+            !s.terminations.contains_key("illegal move"),
+            "{:?}",
+            s.terminations
+        );
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(text.matches("[Event ").count(), 4);
+        if variant == "atomic" {
+            assert_eq!(text.matches("[Variant \"Atomic\"]").count(), 4);
+        }
+        python_check_pgn(&pgn, 4);
+    }
+}
+
+#[test]
+fn broken_engines_lose_with_the_right_reason() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/clients/broken_engine.py"
+    );
+    for (mode, termination) in [
+        ("illegal", "illegal move"),
+        ("crash", "abandoned"),
+        ("hang", "time forfeit"),
+    ] {
+        let broken = format!("python3 {script} {mode}");
+        let pgn = temp_pgn(&format!("broken-{mode}.pgn"));
+        let (s, _) = run_match(&[
+            "--engine",
+            FISSION,
+            "--engine",
+            &broken,
+            "--variant",
+            "atomic",
+            "--games",
+            "4",
+            "--tc",
+            "0.5+0.01",
+            "--concurrency",
+            "2",
+            "--pgn",
+            &pgn,
+        ]);
+        assert_eq!(s.games, 4, "{mode}: the match completes");
+        let t = &s.pairings[0].2;
+        assert_eq!((t.wins, t.losses, t.draws), (4, 0, 0), "{mode}");
+        assert_eq!(
+            s.terminations.get(termination),
+            Some(&4),
+            "{mode}: {:?}",
+            s.terminations
+        );
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(
+            text.matches(&format!("[Termination \"{termination}\"]"))
+                .count(),
+            4
+        );
+    }
+}
+
+#[test]
+fn elo_and_los_known_values() {
+    assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
+    // 0.75 = 1 / (1 + 10^(-x/400))  =>  x = 400 log10(3) = 190.849
+    assert!((elo_from_score(0.75) - 190.848_501_887).abs() < 1e-6);
+    assert!((elo_from_score(0.25) + 190.848_501_887).abs() < 1e-6);
+    // erf(1) = 0.8427007929..., erf(-0.5) = -0.5204998778...
+    assert!((erf(1.0) - 0.842_700_792_9).abs() < 2e-7);
+    assert!((erf(-0.5) + 0.520_499_877_8).abs() < 2e-7);
+    // LOS for 60 wins, 40 losses: 0.5 (1 + erf(20 / sqrt(200))) = 0.97725
+    let t = Tally {
+        wins: 60,
+        losses: 40,
+        draws: 100,
+        pairs: [0; 5],
+    };
+    assert!((t.los() - 0.977_249_868).abs() < 1e-6);
+    // Score (60 + 50) / 200 = 0.55 -> 34.86 Elo.
+    let (elo, err) = t.elo();
+    assert!((elo - 34.860_596).abs() < 1e-3, "{elo}");
+    // w=.3, d=.5, l=.2, mu=.55: var = .3*.2025 + .5*.0025 + .2*.3025 = 0.1225;
+    // sd of the mean = 0.35/sqrt(200) = 0.0247487; 95%: mu +- 0.0485065, i.e.
+    // scores 0.5985065 and 0.5014935 -> Elo 69.355 and 1.037 -> half-width 34.159
+    assert!((err - 34.159).abs() < 0.01, "{err}");
+}
+
+#[test]
+fn sprt_known_values() {
+    let sprt = Sprt::parse("elo0=0,elo1=10,alpha=0.05,beta=0.05").unwrap();
+    let (lo, hi) = sprt.bounds();
+    // ln(0.05 / 0.95) = -2.944438979
+    assert!((lo + 2.944_438_979).abs() < 1e-9 && (hi - 2.944_438_979).abs() < 1e-9);
+    // Pairs [0, 10, 20, 10, 0]: mean 0.5, variance 0.03125 per pair, 40 pairs.
+    // s0 = 0.5, s1 = 1/(1+10^(-10/400)) = 0.5143871841
+    // LLR = 40 (s1-s0)(2*0.5 - s0 - s1) / (2*0.03125) = -40 * 0.0143871841^2 / 0.0625 = -0.1324743
+    // The two empty bins count 0.001 each (as fishtest regularises), which
+    // makes it -0.1324346.
+    let llr = sprt.llr(&[0, 10, 20, 10, 0]);
+    assert!((llr + 0.132_434_6).abs() < 1e-6, "{llr}");
+    // Pairs [0, 0, 100, 200, 0] favour the first engine strongly.
+    assert_eq!(sprt.verdict(&[0, 0, 100, 200, 0]), SprtVerdict::AcceptH1);
+    assert_eq!(sprt.verdict(&[0, 200, 100, 0, 0]), SprtVerdict::AcceptH0);
+    assert_eq!(sprt.verdict(&[0, 1, 2, 1, 0]), SprtVerdict::Continue);
+    assert!(Sprt::parse("elo0=5,elo1=0").is_err());
+    assert!(Sprt::parse("elo0=x").is_err());
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/clients/broken_engine.py"
+    );
+    let broken = format!("python3 {script} illegal");
+    let (s, lines) = run_match(&[
+        "--engine",
+        FISSION,
+        "--engine",
+        &broken,
+        "--variant",
+        "chess",
+        "--games",
+        "400",
+        "--tc",
+        "1+0.01",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+    ]);
+    assert!(s.games < 400, "SPRT should stop early, played {}", s.games);
+    assert_eq!(s.sprt.map(|v| v.0), Some(SprtVerdict::AcceptH1));
+    assert!(lines.iter().any(|l| l == "SPRT: H1 accepted"));
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let parse =
+        |a: &[&str]| MatchConfig::parse(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert!(parse(&["--engine", "x"]).is_err());
+    assert!(parse(&["--engine", "x", "--engine", "y", "--tc", "abc"]).is_err());
+    assert!(parse(&["--engine", "x", "--engine", "y", "--variant", "nope"]).is_err());
+    assert!(
+        parse(&[
+            "--engine",
+            "x",
+            "--engine",
+            "y",
+            "--engine",
+            "z",
+            "--sprt",
+            "elo0=0,elo1=5"
+        ])
+        .is_err()
+    );
+    assert_eq!(
+        parse(&["--engine", "x", "--engine", "y", "--games", "3"])
+            .unwrap()
+            .games,
+        4
+    );
+}

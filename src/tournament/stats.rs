@@ -1,0 +1,181 @@
+//! Match statistics: Elo from a score with a 95% error bar, likelihood of
+//! superiority, and the sequential probability ratio test.
+//!
+//! The SPRT is the generalised SPRT with a normal approximation that
+//! fishtest and OpenBench use, on **pentanomial** counts: games come in pairs
+//! (one opening, colours reversed), and each pair's total score 0, 0.5, 1,
+//! 1.5 or 2 is one trial. Pairs capture the correlation between the two games
+//! of an opening, which trinomial counts ignore.
+
+/// Logistic expected score for an Elo difference.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference for an expected score in (0, 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    let s = score.clamp(1e-9, 1.0 - 1e-9);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Error function (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7).
+pub fn erf(x: f64) -> f64 {
+    let sign = if x < 0.0 { -1.0 } else { 1.0 };
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
+            + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    sign * y
+}
+
+/// Wins, draws and losses from the first engine's point of view, plus the
+/// pentanomial counts of completed pairs (index = pair score x 2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub pairs: [u32; 5],
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score in [0, 1].
+    pub fn score(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+
+    /// Elo difference and the half-width of its 95% confidence interval
+    /// (trinomial per-game variance).
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let mu = w + 0.5 * d;
+        let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * (0.0 - mu).powi(2);
+        let dev = 1.959_964 * (var / n).sqrt();
+        let elo = elo_from_score(mu);
+        let hi = elo_from_score((mu + dev).min(1.0 - 1e-9));
+        let lo = elo_from_score((mu - dev).max(1e-9));
+        (elo, (hi - lo) / 2.0)
+    }
+
+    /// Likelihood of superiority: P(first engine is stronger), from wins and losses.
+    pub fn los(&self) -> f64 {
+        let (w, l) = (self.wins as f64, self.losses as f64);
+        if w + l == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+}
+
+/// SPRT parameters: H0 elo = `elo0`, H1 elo = `elo1` (logistic Elo), error rates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    AcceptH0,
+    AcceptH1,
+    Continue,
+}
+
+impl Sprt {
+    /// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05` (any order; defaults as shown).
+    pub fn parse(s: &str) -> Result<Sprt, String> {
+        let mut p = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for part in s.split(',').filter(|p| !p.trim().is_empty()) {
+            let (k, v) = part
+                .split_once('=')
+                .ok_or(format!("--sprt: expected key=value, got '{part}'"))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("--sprt: bad number '{v}'"))?;
+            match k.trim() {
+                "elo0" => p.elo0 = v,
+                "elo1" => p.elo1 = v,
+                "alpha" => p.alpha = v,
+                "beta" => p.beta = v,
+                other => return Err(format!("--sprt: unknown key '{other}'")),
+            }
+        }
+        if !(0.0 < p.alpha && p.alpha < 1.0 && 0.0 < p.beta && p.beta < 1.0) || p.elo1 <= p.elo0 {
+            return Err("--sprt: need 0 < alpha, beta < 1 and elo0 < elo1".into());
+        }
+        Ok(p)
+    }
+
+    /// (lower, upper) log-likelihood-ratio bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// Log-likelihood ratio of H1 against H0 for pentanomial pair counts.
+    pub fn llr(&self, pairs: &[u32; 5]) -> f64 {
+        if pairs.iter().all(|&c| c == 0) {
+            return 0.0;
+        }
+        // Empty bins get a tiny count (as fishtest does), so that a match
+        // where every pair ends alike still has a variance and can stop.
+        let pairs: Vec<f64> = pairs.iter().map(|&c| (c as f64).max(1e-3)).collect();
+        let n: f64 = pairs.iter().sum();
+        // Per-pair score in [0, 1]: 0, 0.25, 0.5, 0.75, 1.
+        let mean: f64 = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| c * i as f64 / 4.0)
+            .sum::<f64>()
+            / n;
+        let var: f64 = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| c * (i as f64 / 4.0 - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    pub fn verdict(&self, pairs: &[u32; 5]) -> SprtVerdict {
+        let llr = self.llr(pairs);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtVerdict::AcceptH1
+        } else if llr <= lo {
+            SprtVerdict::AcceptH0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
