@@ -6,11 +6,10 @@
 
 use std::process::Command;
 
-#[test]
-fn python_chess_drives_full_games() {
+fn run_client(args: &[&str]) -> Option<String> {
     if std::env::var("FISSION_SKIP_CLIENT_TESTS").is_ok_and(|v| v == "1") {
         eprintln!("skipped: FISSION_SKIP_CLIENT_TESTS=1");
-        return;
+        return None;
     }
     let script = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -19,11 +18,27 @@ fn python_chess_drives_full_games() {
     let out = Command::new("python3")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_fission"))
-        .args(["--games", "2"])
+        .args(args)
         .output()
         .expect("python3 must be installed (see README)");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "client failed:\n{stdout}\n{stderr}");
     assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+    Some(stdout)
+}
+
+#[test]
+fn python_chess_drives_full_games() {
+    run_client(&["--games", "2", "--tc", "2+0.02"]);
+}
+
+/// Many fast games (1 s + 10 ms) in both variants: no flag may fall and no
+/// illegal move be made (the script asserts both, game by game).
+#[test]
+fn fast_games_never_lose_on_time() {
+    if let Some(out) = run_client(&["--games", "8", "--tc", "1+0.01", "--fast"]) {
+        assert!(out.contains("16 games"), "{out}");
+        assert!(out.contains(" 0 lost on time"), "{out}");
+    }
 }

@@ -3,8 +3,10 @@
 lichess-bot would: full games of atomic and chess at short time controls
 (every move checked by python-chess), and a MultiPV 3 analysis.
 
-Usage: python_chess_client.py [PATH_TO_FISSION] [--games N]
-The binary defaults to $FISSION_BIN. Exits non-zero on any failure.
+Usage: python_chess_client.py [PATH_TO_FISSION] [--games N] [--tc BASE+INC] [--fast]
+The binary defaults to $FISSION_BIN. `--fast` only plays the games (no
+analysis checks): the time-forfeit test runs many 1 s + 10 ms games this way.
+Exits non-zero on any failure: an illegal move or a fallen flag.
 """
 import os
 import sys
@@ -53,12 +55,24 @@ def analyse_multipv(engine, board):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    games = 2
-    if "--games" in sys.argv:
-        games = int(sys.argv[sys.argv.index("--games") + 1])
-        args = [a for a in args if a != str(games)]
-    path = args[0] if args else os.environ.get("FISSION_BIN")
+    argv = sys.argv[1:]
+    opts = {}
+    rest = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("--games", "--tc"):
+            opts[argv[i]] = argv[i + 1]
+            i += 2
+        elif argv[i] == "--fast":
+            opts["--fast"] = True
+            i += 1
+        else:
+            rest.append(argv[i])
+            i += 1
+    games = int(opts.get("--games", 2))
+    base, _, inc = opts.get("--tc", "2+0.02").partition("+")
+    base_ms, inc_ms = float(base) * 1000, float(inc or 0) * 1000
+    path = rest[0] if rest else os.environ.get("FISSION_BIN")
     if not path:
         sys.exit("no engine binary given (argument or FISSION_BIN)")
     engine = chess.engine.SimpleEngine.popen_uci(path)
@@ -67,22 +81,34 @@ def main():
         assert "UCI_Variant" in engine.options
         flags = 0
         total = 0
+        plies_total = 0
         for i in range(games):
             for make in (chess.variant.AtomicBoard, chess.Board):
                 board = make()
-                res, plies, flagged = play_game(engine, board, base_ms=2000, inc_ms=20)
+                # Vary the openings a little: a few random legal first moves.
+                if opts.get("--fast"):
+                    import random
+                    rnd = random.Random(1000 * i + total)
+                    for _ in range(2):
+                        if board.is_game_over():
+                            break
+                        board.push(rnd.choice(list(board.legal_moves)))
+                res, plies, flagged = play_game(engine, board, base_ms=base_ms, inc_ms=inc_ms)
                 flags += flagged
                 total += 1
-                print(f"{board.uci_variant} game {i + 1}: {res} in {plies} plies")
+                plies_total += plies
+                print(f"{board.uci_variant} game {i + 1}: {res} in {plies} plies" + (" (FLAG)" if flagged else ""))
+        print(f"{total} games, {plies_total} moves, {flags} lost on time")
         assert flags == 0, f"{flags} of {total} games lost on time"
-        for board in (chess.variant.AtomicBoard(), chess.Board()):
-            analyse_multipv(engine, board)
-        # An atomic position where the king can be blown up at once.
-        board = chess.variant.AtomicBoard("rnbqkbnr/1ppppppp/8/p5N1/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 3")
-        info = engine.analyse(board, chess.engine.Limit(depth=4))
-        assert info["score"].white() == chess.engine.Mate(1), info
-        assert info["pv"][0] == chess.Move.from_uci("g5f7"), info
-        print("multipv and atomic analysis ok")
+        if not opts.get("--fast"):
+            for board in (chess.variant.AtomicBoard(), chess.Board()):
+                analyse_multipv(engine, board)
+            # An atomic position where the king can be blown up at once.
+            board = chess.variant.AtomicBoard("rnbqkbnr/1ppppppp/8/p5N1/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 3")
+            info = engine.analyse(board, chess.engine.Limit(depth=4))
+            assert info["score"].white() == chess.engine.Mate(1), info
+            assert info["pv"][0] == chess.Move.from_uci("g5f7"), info
+            print("multipv and atomic analysis ok")
     finally:
         engine.quit()
     print("1 passed, 0 failed")

@@ -1,0 +1,202 @@
+//! The search: legal answers in every suite position, forced wins found and
+//! proven, determinism at one thread, and limits honoured.
+
+mod common;
+
+use fission::bench;
+use fission::eval::Evaluate;
+use fission::search::mate::forced_win;
+use fission::search::score::{MATE_BOUND, mate_in};
+use fission::search::{Control, Limits, SearchOptions, SearchResult, Silent, think};
+use fission::tt::TranspositionTable;
+use fission::{Atomic, Board, Chess, MoveList, Variant};
+
+fn search<V: Evaluate>(b: &Board, limits: Limits, threads: usize) -> SearchResult {
+    let tt = TranspositionTable::try_new(8).unwrap();
+    let opts = SearchOptions {
+        threads,
+        ..SearchOptions::default()
+    };
+    think::<V>(
+        b,
+        &[b.key()],
+        &limits,
+        &opts,
+        &tt,
+        &Control::new(false),
+        &Silent,
+    )
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn legal_in_every_suite_position<V: Evaluate>(file: &str) {
+    for e in common::load_suite(file) {
+        let b = V::from_fen(&e.fen).unwrap();
+        let mut list = MoveList::new();
+        V::legal_moves(&b, &mut list);
+        let r = search::<V>(&b, depth(3), 1);
+        match r.best {
+            Some(m) => assert!(list.contains(&m), "{}: illegal best move {m:?}", e.id),
+            None => assert!(
+                list.is_empty(),
+                "{}: no move although legal moves exist",
+                e.id
+            ),
+        }
+    }
+}
+
+#[test]
+fn search_returns_legal_moves_in_every_suite_position() {
+    legal_in_every_suite_position::<Chess>("chess.perft");
+    legal_in_every_suite_position::<Atomic>("atomic.perft");
+}
+
+fn legal_with_two_threads<V: Evaluate>(b: &Board) {
+    let r = search::<V>(b, depth(6), 2);
+    let mut list = MoveList::new();
+    V::legal_moves(b, &mut list);
+    assert_eq!(r.best.is_some(), !list.is_empty());
+    if let Some(m) = r.best {
+        assert!(list.contains(&m), "{m:?} in {}", b.fen());
+    }
+}
+
+#[test]
+fn two_threads_return_legal_moves() {
+    for (variant, b) in bench::positions().into_iter().step_by(4) {
+        if variant == Atomic::NAME {
+            legal_with_two_threads::<Atomic>(&b);
+        } else {
+            legal_with_two_threads::<Chess>(&b);
+        }
+    }
+}
+
+/// Every atomic mate position: the prover confirms the length, and the
+/// search finds a winning first move with a mate score of that length.
+#[test]
+fn atomic_forced_wins_are_found() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engine-tests/data/atomic_mates.epd"
+    ))
+    .unwrap();
+    let mut count = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (fen, mate) = line.split_once("; mate ").unwrap();
+        let n: u32 = mate.trim().parse().unwrap();
+        let b = Atomic::from_fen(fen).unwrap();
+        assert!(forced_win::<Atomic>(&b, n), "{fen}: no forced win in {n}");
+        assert!(
+            n == 1 || !forced_win::<Atomic>(&b, n - 1),
+            "{fen}: a shorter win exists"
+        );
+        let r = search::<Atomic>(
+            &b,
+            Limits {
+                depth: Some(2 * n + 4),
+                mate: Some(n),
+                ..Limits::default()
+            },
+            1,
+        );
+        assert!(
+            r.score >= mate_in(2 * n as usize - 1),
+            "{fen}: score {} for mate in {n}",
+            r.score
+        );
+        // The move played keeps the win: the opponent is lost within n - 1.
+        let after = Atomic::play(&b, r.best.unwrap());
+        let won = Atomic::variant_outcome(&after).is_some()
+            || (Atomic::count_moves(&after) == 0 && Atomic::is_check(&after))
+            || {
+                let mut replies = MoveList::new();
+                Atomic::legal_moves(&after, &mut replies);
+                replies
+                    .iter()
+                    .all(|&m| forced_win::<Atomic>(&Atomic::play(&after, m), n - 1))
+            };
+        assert!(won, "{fen}: {:?} throws the win away", r.best);
+        count += 1;
+    }
+    assert!(count >= 20);
+}
+
+#[test]
+fn chess_mates_in_one_and_two() {
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
+            1,
+        ),
+        // Smothered mate in two: 1. Qg8+ Rxg8 2. Nf7#.
+        ("r5rk/6pp/7N/8/8/8/6Q1/6K1 w - - 0 1", 2),
+    ];
+    for (fen, n) in cases {
+        let b = Chess::from_fen(fen).unwrap();
+        assert!(forced_win::<Chess>(&b, n), "{fen}");
+        let r = search::<Chess>(&b, depth(2 * n + 2), 1);
+        assert!(
+            r.score >= MATE_BOUND && r.score >= mate_in(2 * n as usize - 1),
+            "{fen}: {}",
+            r.score
+        );
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let a = bench::run(Some(5), |_, _, _| {});
+    let b = bench::run(Some(5), |_, _, _| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.positions, 64);
+}
+
+#[test]
+fn node_limit_is_honoured() {
+    let b = Board::startpos();
+    let r = search::<Chess>(
+        &b,
+        Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+        1,
+    );
+    assert!(r.best.is_some());
+    // The clock and the node count are polled every 1024 nodes.
+    assert!(
+        r.nodes < 20_000 + 2 * fission::search::params::CHECK_INTERVAL,
+        "{}",
+        r.nodes
+    );
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let b = Board::startpos();
+    let mut list = MoveList::new();
+    Chess::legal_moves(&b, &mut list);
+    let only = list[3];
+    let r = search::<Chess>(
+        &b,
+        Limits {
+            depth: Some(5),
+            searchmoves: vec![only],
+            ..Limits::default()
+        },
+        1,
+    );
+    assert_eq!(r.best, Some(only));
+}
