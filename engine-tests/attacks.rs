@@ -23,23 +23,11 @@ fn every_magic_entry_equals_ray_walk() {
             let mut sub = 0u64;
             loop {
                 let occ = Bitboard(sub);
-                let got = if rook {
-                    attacks::rook_attacks(sq, occ)
-                } else {
-                    attacks::bishop_attacks(sq, occ)
-                };
-                assert_eq!(
-                    got,
-                    ray_attacks_slow(rook, sq, occ),
-                    "rook={rook} {sq} occ={sub:#x}"
-                );
+                let got = if rook { attacks::rook_attacks(sq, occ) } else { attacks::bishop_attacks(sq, occ) };
+                assert_eq!(got, ray_attacks_slow(rook, sq, occ), "rook={rook} {sq} occ={sub:#x}");
                 // Squares outside the mask must not change the answer.
                 let noisy = Bitboard(sub | (!mask & 0x8100_0000_0000_0081));
-                let got2 = if rook {
-                    attacks::rook_attacks(sq, noisy)
-                } else {
-                    attacks::bishop_attacks(sq, noisy)
-                };
+                let got2 = if rook { attacks::rook_attacks(sq, noisy) } else { attacks::bishop_attacks(sq, noisy) };
                 assert_eq!(got2, got);
                 checked += 1;
                 sub = sub.wrapping_sub(mask) & mask;
@@ -60,18 +48,9 @@ fn tables_agree_with_shakmaty_on_random_occupancies() {
         let occ = Bitboard(rng.u64(..) & rng.u64(..));
         let sq = Square::new(rng.u8(0..64));
         let s = sm_sq(sq);
-        assert_eq!(
-            sm_bb(attacks::rook_attacks(sq, occ)),
-            sm::attacks::rook_attacks(s, sm_bb(occ))
-        );
-        assert_eq!(
-            sm_bb(attacks::bishop_attacks(sq, occ)),
-            sm::attacks::bishop_attacks(s, sm_bb(occ))
-        );
-        assert_eq!(
-            sm_bb(attacks::queen_attacks(sq, occ)),
-            sm::attacks::queen_attacks(s, sm_bb(occ))
-        );
+        assert_eq!(sm_bb(attacks::rook_attacks(sq, occ)), sm::attacks::rook_attacks(s, sm_bb(occ)));
+        assert_eq!(sm_bb(attacks::bishop_attacks(sq, occ)), sm::attacks::bishop_attacks(s, sm_bb(occ)));
+        assert_eq!(sm_bb(attacks::queen_attacks(sq, occ)), sm::attacks::queen_attacks(s, sm_bb(occ)));
     }
 }
 
@@ -79,40 +58,17 @@ fn tables_agree_with_shakmaty_on_random_occupancies() {
 fn leapers_and_rays_agree_with_shakmaty() {
     for sq in Square::all() {
         let s = sm_sq(sq);
-        assert_eq!(
-            sm_bb(attacks::knight_attacks(sq)),
-            sm::attacks::knight_attacks(s)
-        );
-        assert_eq!(
-            sm_bb(attacks::king_attacks(sq)),
-            sm::attacks::king_attacks(s)
-        );
-        assert_eq!(
-            sm_bb(attacks::explosion_mask(sq)),
-            sm::attacks::king_attacks(s)
-        );
-        for (c, sc) in [
-            (Color::White, sm::Color::White),
-            (Color::Black, sm::Color::Black),
-        ] {
-            assert_eq!(
-                sm_bb(attacks::pawn_attacks(c, sq)),
-                sm::attacks::pawn_attacks(sc, s)
-            );
+        assert_eq!(sm_bb(attacks::knight_attacks(sq)), sm::attacks::knight_attacks(s));
+        assert_eq!(sm_bb(attacks::king_attacks(sq)), sm::attacks::king_attacks(s));
+        assert_eq!(sm_bb(attacks::explosion_mask(sq)), sm::attacks::king_attacks(s));
+        for (c, sc) in [(Color::White, sm::Color::White), (Color::Black, sm::Color::Black)] {
+            assert_eq!(sm_bb(attacks::pawn_attacks(c, sq)), sm::attacks::pawn_attacks(sc, s));
         }
         for other in Square::all() {
             let o = sm_sq(other);
-            assert_eq!(
-                sm_bb(attacks::between(sq, other)),
-                sm::attacks::between(s, o),
-                "{sq} {other}"
-            );
+            assert_eq!(sm_bb(attacks::between(sq, other)), sm::attacks::between(s, o), "{sq} {other}");
             if sq != other {
-                assert_eq!(
-                    sm_bb(attacks::line(sq, other)),
-                    sm::attacks::ray(s, o),
-                    "{sq} {other}"
-                );
+                assert_eq!(sm_bb(attacks::line(sq, other)), sm::attacks::ray(s, o), "{sq} {other}");
             }
         }
     }
@@ -121,9 +77,6 @@ fn leapers_and_rays_agree_with_shakmaty() {
 #[test]
 fn explosion_mask_of_corner_and_centre() {
     assert_eq!(attacks::explosion_mask(Square::A1).count(), 3);
-    assert_eq!(
-        attacks::explosion_mask(Square::parse("e4").unwrap()).count(),
-        8
-    );
+    assert_eq!(attacks::explosion_mask(Square::parse("e4").unwrap()).count(), 8);
     assert!(!attacks::explosion_mask(Square::A1).contains(Square::A1));
 }

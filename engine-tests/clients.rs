@@ -11,10 +11,7 @@ fn run_client(args: &[&str]) -> Option<String> {
         eprintln!("skipped: FISSION_SKIP_CLIENT_TESTS=1");
         return None;
     }
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/engine-tests/clients/python_chess_client.py"
-    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/python_chess_client.py");
     let out = Command::new("python3")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_fission"))

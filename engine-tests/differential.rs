@@ -12,11 +12,7 @@ const MAX_PLIES: usize = 400;
 fn sm_outcome(o: sm::Outcome) -> Option<Outcome> {
     match o {
         sm::Outcome::Known(sm::KnownOutcome::Decisive { winner }) => Some(Outcome::Decisive {
-            winner: if winner == sm::Color::White {
-                fission::Color::White
-            } else {
-                fission::Color::Black
-            },
+            winner: if winner == sm::Color::White { fission::Color::White } else { fission::Color::Black },
         }),
         sm::Outcome::Known(sm::KnownOutcome::Draw) => Some(Outcome::Draw),
         sm::Outcome::Unknown => None,
@@ -37,21 +33,13 @@ fn random_games<V: Variant, P: Position + Clone + Default>(seed: u64) -> (usize,
             let mut list = MoveList::new();
             V::legal_moves(&ours, &mut list);
             let mut mine: Vec<String> = list.iter().map(|&m| move_to_uci(m)).collect();
-            let mut refs: Vec<String> = theirs
-                .legal_moves()
-                .iter()
-                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-                .collect();
+            let mut refs: Vec<String> =
+                theirs.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
             mine.sort();
             refs.sort();
             assert_eq!(mine, refs, "legal moves differ, {}", ctx());
             assert_eq!(V::count_moves(&ours), list.len() as u64, "{}", ctx());
-            assert_eq!(
-                V::is_check(&ours),
-                theirs.is_check(),
-                "check differs, {}",
-                ctx()
-            );
+            assert_eq!(V::is_check(&ours), theirs.is_check(), "check differs, {}", ctx());
             let sfen = sm::fen::Fen::from_position(&theirs, EnPassantMode::Legal).to_string();
             assert_eq!(
                 ours.fen().split(' ').take(3).collect::<Vec<_>>(),
@@ -60,12 +48,7 @@ fn random_games<V: Variant, P: Position + Clone + Default>(seed: u64) -> (usize,
                 ctx()
             );
             let outcome = V::outcome(&ours);
-            assert_eq!(
-                outcome,
-                sm_outcome(theirs.outcome()),
-                "outcome differs, {}",
-                ctx()
-            );
+            assert_eq!(outcome, sm_outcome(theirs.outcome()), "outcome differs, {}", ctx());
             if outcome.is_some() {
                 if matches!(outcome, Some(Outcome::Decisive { .. })) {
                     decisive += 1;
@@ -90,18 +73,12 @@ fn random_games<V: Variant, P: Position + Clone + Default>(seed: u64) -> (usize,
 #[test]
 fn chess_random_games_match_shakmaty() {
     let (plies, _) = random_games::<fission::Chess, sm::Chess>(0xC4E55);
-    assert!(
-        plies > GAMES * 50,
-        "games were too short to test much: {plies} plies"
-    );
+    assert!(plies > GAMES * 50, "games were too short to test much: {plies} plies");
 }
 
 #[test]
 fn atomic_random_games_match_shakmaty() {
     let (plies, decisive) = random_games::<fission::Atomic, sm::variant::Atomic>(0xA70A1C);
-    assert!(
-        plies > GAMES * 20,
-        "games were too short to test much: {plies} plies"
-    );
+    assert!(plies > GAMES * 20, "games were too short to test much: {plies} plies");
     assert!(decisive > GAMES / 4, "too few decisive games: {decisive}");
 }

@@ -38,59 +38,26 @@ fn errors_are_descriptive() {
         ("", FenError::FieldCount(0)),
         ("8/8/8/8/8/8/8/K6k w - - 0 1 extra", FenError::FieldCount(7)),
         ("8/8/8/8/8/8/K6k w - - 0 1", FenError::RankCount(7)),
-        (
-            "8/8/8/8/8/8/8/K5k w - - 0 1",
-            FenError::RankLength { rank: 7 },
-        ),
-        (
-            "8/8/8/8/8/8/8/K6kk w - - 0 1",
-            FenError::RankLength { rank: 7 },
-        ),
+        ("8/8/8/8/8/8/8/K5k w - - 0 1", FenError::RankLength { rank: 7 }),
+        ("8/8/8/8/8/8/8/K6kk w - - 0 1", FenError::RankLength { rank: 7 }),
         ("8/8/8/8/8/8/8/K6x w - - 0 1", FenError::BadPiece('x')),
         ("8/8/8/8/8/8/8/K6k x - - 0 1", FenError::BadTurn("x".into())),
-        (
-            "8/8/8/8/8/8/8/K6k w KX - 0 1",
-            FenError::BadCastling("KX".into()),
-        ),
-        (
-            "8/8/8/8/8/8/8/K6k w - e4 0 1",
-            FenError::BadEnPassant("e4".into()),
-        ),
-        (
-            "8/8/8/8/8/8/8/K6k w - - -1 1",
-            FenError::BadClock("-1".into()),
-        ),
-        (
-            "8/8/8/8/8/8/8/K6k w - - 0 99999999999",
-            FenError::BadClock("99999999999".into()),
-        ),
-        (
-            "P7/8/8/8/8/8/8/K6k w - - 0 1",
-            FenError::PawnOnBackRank(fission::Square::A8),
-        ),
-        (
-            "8/8/8/8/8/8/8/KK5k w - - 0 1",
-            FenError::TooManyKings(fission::Color::White),
-        ),
+        ("8/8/8/8/8/8/8/K6k w KX - 0 1", FenError::BadCastling("KX".into())),
+        ("8/8/8/8/8/8/8/K6k w - e4 0 1", FenError::BadEnPassant("e4".into())),
+        ("8/8/8/8/8/8/8/K6k w - - -1 1", FenError::BadClock("-1".into())),
+        ("8/8/8/8/8/8/8/K6k w - - 0 99999999999", FenError::BadClock("99999999999".into())),
+        ("P7/8/8/8/8/8/8/K6k w - - 0 1", FenError::PawnOnBackRank(fission::Square::A8)),
+        ("8/8/8/8/8/8/8/KK5k w - - 0 1", FenError::TooManyKings(fission::Color::White)),
     ];
     for (fen, want) in cases {
         assert_eq!(Board::from_fen(fen).as_ref().err(), Some(want), "{fen}");
         assert!(!want.to_string().is_empty());
     }
-    assert_eq!(
-        Chess::from_fen("8/8/8/8/8/8/8/7k w - - 0 1").err(),
-        Some(FenError::MissingKing(fission::Color::White))
-    );
-    assert_eq!(
-        Chess::from_fen("k7/8/8/8/8/8/8/R6K w - - 0 1").err(),
-        Some(FenError::OppositeCheck)
-    );
+    assert_eq!(Chess::from_fen("8/8/8/8/8/8/8/7k w - - 0 1").err(), Some(FenError::MissingKing(fission::Color::White)));
+    assert_eq!(Chess::from_fen("k7/8/8/8/8/8/8/R6K w - - 0 1").err(), Some(FenError::OppositeCheck));
     // In atomic, kings that touch cannot check each other.
     assert!(Atomic::from_fen("8/8/8/8/8/8/R7/kK6 w - - 0 1").is_ok());
-    assert_eq!(
-        Atomic::from_fen("8/8/8/8/8/8/R7/k1K5 w - - 0 1").err(),
-        Some(FenError::OppositeCheck)
-    );
+    assert_eq!(Atomic::from_fen("8/8/8/8/8/8/R7/k1K5 w - - 0 1").err(), Some(FenError::OppositeCheck));
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 
 use common::{SuiteEntry, load_suite, node_budget};
 use fission::perft::{divide, perft};
-use fission::{Atomic, Chess, Variant};
+use fission::{Atomic, Chess, Push, Variant};
 use rayon::prelude::*;
 
 fn run_suite<V: Variant>(file: &str) {
@@ -23,18 +23,12 @@ fn run_suite<V: Variant>(file: &str) {
                 .filter(|&&(_, n)| n <= budget)
                 .filter_map(|&(d, n)| {
                     let got = perft::<V>(&b, d);
-                    (got != n)
-                        .then(|| format!("{} depth {d}: expected {n}, got {got} ({})", e.id, e.fen))
+                    (got != n).then(|| format!("{} depth {d}: expected {n}, got {got} ({})", e.id, e.fen))
                 })
                 .collect::<Vec<_>>()
         })
         .collect();
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -45,6 +39,11 @@ fn chess_suite() {
 #[test]
 fn atomic_suite() {
     run_suite::<Atomic>("atomic.perft");
+}
+
+#[test]
+fn push_suite() {
+    run_suite::<Push>("push.perft");
 }
 
 #[test]
@@ -59,22 +58,22 @@ fn divide_sums_to_perft() {
 /// the bulk count, so the counting sink cannot drift from the real moves.
 #[test]
 fn bulk_count_matches_move_list() {
-    for file in ["chess.perft", "atomic.perft"] {
+    fn check<V: Variant>(file: &str) {
         for e in load_suite(file) {
-            let check = |b: &fission::Board, count: u64, list_len: usize| {
-                assert_eq!(count, list_len as u64, "{} {}", e.id, b.fen());
-            };
-            if file == "chess.perft" {
-                let b = Chess::from_fen(&e.fen).unwrap();
-                let mut l = fission::MoveList::new();
-                Chess::legal_moves(&b, &mut l);
-                check(&b, Chess::count_moves(&b), l.len());
-            } else {
-                let b = Atomic::from_fen(&e.fen).unwrap();
-                let mut l = fission::MoveList::new();
-                Atomic::legal_moves(&b, &mut l);
-                check(&b, Atomic::count_moves(&b), l.len());
+            // The suite position and every position one move later.
+            let root = V::from_fen(&e.fen).unwrap();
+            let mut l = fission::MoveList::new();
+            V::legal_moves(&root, &mut l);
+            let mut boards = vec![root.clone()];
+            boards.extend(l.iter().map(|&m| V::play(&root, m)));
+            for b in boards {
+                let mut list = fission::MoveList::new();
+                V::legal_moves(&b, &mut list);
+                assert_eq!(V::count_moves(&b), list.len() as u64, "{} {}", e.id, b.fen());
             }
         }
     }
+    check::<Chess>("chess.perft");
+    check::<Atomic>("atomic.perft");
+    check::<Push>("push.perft");
 }

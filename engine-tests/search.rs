@@ -9,30 +9,16 @@ use fission::search::mate::forced_win;
 use fission::search::score::{MATE_BOUND, mate_in};
 use fission::search::{Control, Limits, SearchOptions, SearchResult, Silent, think};
 use fission::tt::TranspositionTable;
-use fission::{Atomic, Board, Chess, MoveList, Variant};
+use fission::{Atomic, Board, Chess, MoveList, Push, Variant};
 
 fn search<V: Evaluate>(b: &Board, limits: Limits, threads: usize) -> SearchResult {
     let tt = TranspositionTable::try_new(8).unwrap();
-    let opts = SearchOptions {
-        threads,
-        ..SearchOptions::default()
-    };
-    think::<V>(
-        b,
-        &[b.key()],
-        &limits,
-        &opts,
-        &tt,
-        &Control::new(false),
-        &Silent,
-    )
+    let opts = SearchOptions { threads, ..SearchOptions::default() };
+    think::<V>(b, &[b.key()], &limits, &opts, &tt, &Control::new(false), &Silent)
 }
 
 fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
+    Limits { depth: Some(d), ..Limits::default() }
 }
 
 fn legal_in_every_suite_position<V: Evaluate>(file: &str) {
@@ -43,11 +29,7 @@ fn legal_in_every_suite_position<V: Evaluate>(file: &str) {
         let r = search::<V>(&b, depth(3), 1);
         match r.best {
             Some(m) => assert!(list.contains(&m), "{}: illegal best move {m:?}", e.id),
-            None => assert!(
-                list.is_empty(),
-                "{}: no move although legal moves exist",
-                e.id
-            ),
+            None => assert!(list.is_empty(), "{}: no move although legal moves exist", e.id),
         }
     }
 }
@@ -56,6 +38,7 @@ fn legal_in_every_suite_position<V: Evaluate>(file: &str) {
 fn search_returns_legal_moves_in_every_suite_position() {
     legal_in_every_suite_position::<Chess>("chess.perft");
     legal_in_every_suite_position::<Atomic>("atomic.perft");
+    legal_in_every_suite_position::<Push>("push.perft");
 }
 
 fn legal_with_two_threads<V: Evaluate>(b: &Board) {
@@ -73,6 +56,8 @@ fn two_threads_return_legal_moves() {
     for (variant, b) in bench::positions().into_iter().step_by(4) {
         if variant == Atomic::NAME {
             legal_with_two_threads::<Atomic>(&b);
+        } else if variant == Push::NAME {
+            legal_with_two_threads::<Push>(&b);
         } else {
             legal_with_two_threads::<Chess>(&b);
         }
@@ -83,38 +68,17 @@ fn two_threads_return_legal_moves() {
 /// search finds a winning first move with a mate score of that length.
 #[test]
 fn atomic_forced_wins_are_found() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/engine-tests/data/atomic_mates.epd"
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/data/atomic_mates.epd")).unwrap();
     let mut count = 0;
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let (fen, mate) = line.split_once("; mate ").unwrap();
         let n: u32 = mate.trim().parse().unwrap();
         let b = Atomic::from_fen(fen).unwrap();
         assert!(forced_win::<Atomic>(&b, n), "{fen}: no forced win in {n}");
-        assert!(
-            n == 1 || !forced_win::<Atomic>(&b, n - 1),
-            "{fen}: a shorter win exists"
-        );
-        let r = search::<Atomic>(
-            &b,
-            Limits {
-                depth: Some(2 * n + 4),
-                mate: Some(n),
-                ..Limits::default()
-            },
-            1,
-        );
-        assert!(
-            r.score >= mate_in(2 * n as usize - 1),
-            "{fen}: score {} for mate in {n}",
-            r.score
-        );
+        assert!(n == 1 || !forced_win::<Atomic>(&b, n - 1), "{fen}: a shorter win exists");
+        let r = search::<Atomic>(&b, Limits { depth: Some(2 * n + 4), mate: Some(n), ..Limits::default() }, 1);
+        assert!(r.score >= mate_in(2 * n as usize - 1), "{fen}: score {} for mate in {n}", r.score);
         // The move played keeps the win: the opponent is lost within n - 1.
         let after = Atomic::play(&b, r.best.unwrap());
         let won = Atomic::variant_outcome(&after).is_some()
@@ -122,9 +86,7 @@ fn atomic_forced_wins_are_found() {
             || {
                 let mut replies = MoveList::new();
                 Atomic::legal_moves(&after, &mut replies);
-                replies
-                    .iter()
-                    .all(|&m| forced_win::<Atomic>(&Atomic::play(&after, m), n - 1))
+                replies.iter().all(|&m| forced_win::<Atomic>(&Atomic::play(&after, m), n - 1))
             };
         assert!(won, "{fen}: {:?} throws the win away", r.best);
         count += 1;
@@ -136,10 +98,7 @@ fn atomic_forced_wins_are_found() {
 fn chess_mates_in_one_and_two() {
     let cases = [
         ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1),
-        (
-            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
-            1,
-        ),
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", 1),
         // Smothered mate in two: 1. Qg8+ Rxg8 2. Nf7#.
         ("r5rk/6pp/7N/8/8/8/6Q1/6K1 w - - 0 1", 2),
     ];
@@ -147,11 +106,7 @@ fn chess_mates_in_one_and_two() {
         let b = Chess::from_fen(fen).unwrap();
         assert!(forced_win::<Chess>(&b, n), "{fen}");
         let r = search::<Chess>(&b, depth(2 * n + 2), 1);
-        assert!(
-            r.score >= MATE_BOUND && r.score >= mate_in(2 * n as usize - 1),
-            "{fen}: {}",
-            r.score
-        );
+        assert!(r.score >= MATE_BOUND && r.score >= mate_in(2 * n as usize - 1), "{fen}: {}", r.score);
     }
 }
 
@@ -160,27 +115,16 @@ fn one_thread_is_deterministic() {
     let a = bench::run(Some(5), |_, _, _| {});
     let b = bench::run(Some(5), |_, _, _| {});
     assert_eq!(a.nodes, b.nodes);
-    assert_eq!(a.positions, 64);
+    assert_eq!(a.positions, 96);
 }
 
 #[test]
 fn node_limit_is_honoured() {
     let b = Board::startpos();
-    let r = search::<Chess>(
-        &b,
-        Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        },
-        1,
-    );
+    let r = search::<Chess>(&b, Limits { nodes: Some(20_000), ..Limits::default() }, 1);
     assert!(r.best.is_some());
     // The clock and the node count are polled every 1024 nodes.
-    assert!(
-        r.nodes < 20_000 + 2 * fission::search::params::CHECK_INTERVAL,
-        "{}",
-        r.nodes
-    );
+    assert!(r.nodes < 20_000 + 2 * fission::search::params::CHECK_INTERVAL, "{}", r.nodes);
 }
 
 #[test]
@@ -189,14 +133,6 @@ fn searchmoves_restricts_the_root() {
     let mut list = MoveList::new();
     Chess::legal_moves(&b, &mut list);
     let only = list[3];
-    let r = search::<Chess>(
-        &b,
-        Limits {
-            depth: Some(5),
-            searchmoves: vec![only],
-            ..Limits::default()
-        },
-        1,
-    );
+    let r = search::<Chess>(&b, Limits { depth: Some(5), searchmoves: vec![only], ..Limits::default() }, 1);
     assert_eq!(r.best, Some(only));
 }

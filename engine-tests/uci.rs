@@ -40,11 +40,7 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
+        Engine { child, stdin, lines: rx }
     }
 
     fn send(&mut self, s: &str) {
@@ -61,9 +57,7 @@ impl Engine {
     }
 
     fn line(&self) -> String {
-        self.lines
-            .recv_timeout(WATCHDOG)
-            .expect("engine answered before the watchdog")
+        self.lines.recv_timeout(WATCHDOG).expect("engine answered before the watchdog")
     }
 
     /// Reads lines up to and including the first that starts with `prefix`.
@@ -112,11 +106,7 @@ fn assert_legal<V: Variant>(fen: Option<&str>, moves: &[&str], best: &str) {
         let mv = parse_move::<V>(&b, m).unwrap();
         b = V::play(&b, mv);
     }
-    assert!(
-        parse_move::<V>(&b, best).is_some(),
-        "{best} is not legal in {}",
-        b.fen()
-    );
+    assert!(parse_move::<V>(&b, best).is_some(), "{best} is not legal in {}", b.fen());
 }
 
 #[test]
@@ -126,26 +116,11 @@ fn handshake_lists_every_option() {
     let lines = e.until("uciok");
     assert!(lines[0].starts_with("id name Fission "));
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
-    let combo = lines
-        .iter()
-        .find(|l| l.starts_with("option name UCI_Variant type combo"))
-        .expect("variant option");
+    let combo = lines.iter().find(|l| l.starts_with("option name UCI_Variant type combo")).expect("variant option");
     assert!(combo.contains("default chess"));
-    assert!(combo.contains("var chess") && combo.contains("var atomic"));
-    for name in [
-        "Threads",
-        "Hash",
-        "Clear Hash",
-        "Ponder",
-        "MultiPV",
-        "Move Overhead",
-    ] {
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {name} type"))),
-            "{name}"
-        );
+    assert!(combo.contains("var chess") && combo.contains("var atomic") && combo.contains("var push"));
+    for name in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type"))), "{name}");
     }
     e.send("isready");
     assert_eq!(e.line(), "readyok");
@@ -160,32 +135,21 @@ fn variant_switch_resets_position_and_explodes() {
     e.send("setoption name UCI_Variant value atomic");
     e.send("d");
     let lines = e.until("Checkers:");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == &format!("Fen: {}", Board::STARTPOS)),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l == &format!("Fen: {}", Board::STARTPOS)), "{lines:?}");
     // 1. Nf3 f6 2. Ne5 a6 3. Nxd7: the knight, the d7 pawn, and the bishop,
     // queen and king next to d7 explode; Black has lost.
     e.send("position startpos moves g1f3 f7f6 f3e5 a7a6 e5d7");
     e.send("d");
     let lines = e.until("Checkers:");
     let fen = lines.iter().find(|l| l.starts_with("Fen: ")).unwrap();
-    assert_eq!(
-        fen,
-        "Fen: rn3bnr/1pp1p1pp/p4p2/8/8/8/PPPPPPPP/RNBQKB1R b KQ - 0 3"
-    );
+    assert_eq!(fen, "Fen: rn3bnr/1pp1p1pp/p4p2/8/8/8/PPPPPPPP/RNBQKB1R b KQ - 0 3");
     e.send("go depth 3");
     let (best, lines) = e.bestmove();
     assert_eq!(best, "(none)");
     assert!(lines.iter().any(|l| l == "info depth 0 score mate 0"));
     e.send("setoption name UCI_Variant value nosuchvariant");
     let l = e.line();
-    assert!(
-        l.starts_with("info string Invalid value for option UCI_Variant"),
-        "{l}"
-    );
+    assert!(l.starts_with("info string Invalid value for option UCI_Variant"), "{l}");
     // Still atomic: a search from the start returns an atomic move.
     e.send("position startpos moves g1f3 f7f6");
     e.send("go depth 4");
@@ -201,22 +165,10 @@ fn go_depth_and_movetime_return_legal_moves() {
     e.send("go depth 6");
     let (best, lines) = e.bestmove();
     assert_legal::<Chess>(None, &moves, &best);
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 6 ")),
-        "{lines:?}"
-    );
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    for field in [
-        "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv",
-    ] {
-        assert!(
-            info.split_whitespace().any(|t| t == field),
-            "{field} missing in {info}"
-        );
+    assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")), "{lines:?}");
+    let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
+    for field in ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"] {
+        assert!(info.split_whitespace().any(|t| t == field), "{field} missing in {info}");
     }
     e.send("go movetime 200");
     let (best, _) = e.bestmove();
@@ -238,10 +190,7 @@ fn infinite_stops_on_stop_and_answers_isready_meanwhile() {
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
     let lines = e.until("readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "bestmove before stop: {lines:?}"
-    );
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop: {lines:?}");
     e.send("stop");
     let (best, _) = e.bestmove();
     assert_legal::<Atomic>(None, &[], &best);
@@ -250,10 +199,7 @@ fn infinite_stops_on_stop_and_answers_isready_meanwhile() {
     std::thread::sleep(Duration::from_millis(700));
     e.send("isready");
     let lines = e.until("readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "bestmove while pondering: {lines:?}"
-    );
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "bestmove while pondering: {lines:?}");
     e.send("ponderhit");
     let (best, _) = e.bestmove();
     assert_legal::<Atomic>(None, &[], &best);
@@ -288,7 +234,7 @@ fn finds_mate_in_one() {
 #[test]
 fn go_perft_matches_suites() {
     let mut e = Engine::start();
-    for (variant, file) in [("chess", "chess.perft"), ("atomic", "atomic.perft")] {
+    for (variant, file) in [("chess", "chess.perft"), ("atomic", "atomic.perft"), ("push", "push.perft")] {
         e.send(&format!("setoption name UCI_Variant value {variant}"));
         for entry in common::load_suite(file).iter().take(12) {
             let Some(&(d, n)) = entry.counts.iter().rfind(|&&(_, n)| n < 300_000) else {
@@ -297,15 +243,11 @@ fn go_perft_matches_suites() {
             e.send(&format!("position fen {}", entry.fen));
             e.send(&format!("go perft {d}"));
             let lines = e.until("Nodes searched:");
-            let total: u64 = lines.last().unwrap()["Nodes searched: ".len()..]
-                .parse()
-                .unwrap();
+            let total: u64 = lines.last().unwrap()["Nodes searched: ".len()..].parse().unwrap();
             assert_eq!(total, n, "{} {}", variant, entry.id);
             assert_eq!(lines[lines.len() - 2], "", "blank line before the total");
-            let sum: u64 = lines[..lines.len() - 2]
-                .iter()
-                .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
-                .sum();
+            let sum: u64 =
+                lines[..lines.len() - 2].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
             assert_eq!(sum, n);
         }
     }
@@ -328,12 +270,7 @@ fn multipv_reports_several_lines() {
     e.send("go depth 5");
     let (_, lines) = e.bestmove();
     for k in 1..=3 {
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("info depth 5 ") && l.contains(&format!(" multipv {k} "))),
-            "{k}"
-        );
+        assert!(lines.iter().any(|l| l.starts_with("info depth 5 ") && l.contains(&format!(" multipv {k} "))), "{k}");
     }
 }
 
@@ -382,29 +319,36 @@ fn hostile_session_keeps_running_and_keeps_state() {
         "info string Illegal move: e7e5",
         "info string No such option: NoSuchOption",
     ] {
-        assert!(
-            lines.iter().any(|l| l == expected),
-            "missing {expected:?} in {lines:?}"
-        );
+        assert!(lines.iter().any(|l| l == expected), "missing {expected:?} in {lines:?}");
     }
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string Invalid FEN")),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l.starts_with("info string Invalid FEN")), "{lines:?}");
     // The position set before the hostile lines is still there.
     e.send("d");
     let lines = e.until("Checkers:");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
-        "{lines:?}"
-    );
+    assert!(lines.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{lines:?}");
     e.send("go depth 4");
     let (best, _) = e.bestmove();
     assert_legal::<Chess>(None, &["e2e4"], &best);
     e.send("quit");
     assert!(e.close_and_wait().success());
+}
+
+#[test]
+fn push_games_play_through_uci() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value push");
+    // Ra6-a3 pushes the bishop to a2.
+    e.send("position fen 4k3/8/R7/8/8/B7/8/4K3 w - - 0 1 moves a6a3");
+    e.send("d");
+    let lines = e.until("Checkers:");
+    assert!(lines.iter().any(|l| l == "Fen: 4k3/8/8/8/8/R7/B7/4K3 b - - 1 1"), "{lines:?}");
+    // Check by a push: the bishop on d4 would shove the knight onto f6.
+    e.send("position fen 8/8/5k2/4N3/3B4/8/8/K7 b - - 0 1");
+    e.send("d");
+    let lines = e.until("Checkers:");
+    assert_eq!(lines.last().unwrap(), "Checkers: d4");
+    e.send("position startpos moves d1d2");
+    e.send("go depth 4");
+    let (best, _) = e.bestmove();
+    assert_legal::<fission::Push>(None, &["d1d2"], &best);
 }

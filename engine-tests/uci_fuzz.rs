@@ -42,52 +42,39 @@ const VALID: &[&str] = &[
 
 /// A random edit of a valid command.
 fn mutated() -> impl Strategy<Value = String> {
-    (
-        0..VALID.len(),
-        0usize..6,
-        any::<usize>(),
-        "\\PC{0,6}",
-        any::<i64>(),
-    )
-        .prop_map(|(i, op, at, text, n)| {
-            let base = VALID[i].to_string();
-            let cut = |s: &str, k: usize| {
-                let k = if s.is_empty() { 0 } else { k % (s.len() + 1) };
-                let k = (0..=k).rev().find(|&k| s.is_char_boundary(k)).unwrap_or(0);
-                (s[..k].to_string(), s[k..].to_string())
-            };
-            match op {
-                0 => base,
-                1 => {
-                    let (a, b) = cut(&base, at);
-                    format!("{a}{text}{b}")
-                }
-                2 => {
-                    let (a, _) = cut(&base, at);
-                    a
-                }
-                3 => {
-                    // Replace every number with an extreme one.
-                    base.split(' ')
-                        .map(|t| {
-                            if t.parse::<i64>().is_ok() {
-                                n.to_string()
-                            } else {
-                                t.to_string()
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                }
-                4 => {
-                    let mut t: Vec<&str> = base.split(' ').collect();
-                    let len = t.len();
-                    t.swap(at % len, (at / 7) % len);
-                    t.join(" ")
-                }
-                _ => format!("{base} {text}"),
+    (0..VALID.len(), 0usize..6, any::<usize>(), "\\PC{0,6}", any::<i64>()).prop_map(|(i, op, at, text, n)| {
+        let base = VALID[i].to_string();
+        let cut = |s: &str, k: usize| {
+            let k = if s.is_empty() { 0 } else { k % (s.len() + 1) };
+            let k = (0..=k).rev().find(|&k| s.is_char_boundary(k)).unwrap_or(0);
+            (s[..k].to_string(), s[k..].to_string())
+        };
+        match op {
+            0 => base,
+            1 => {
+                let (a, b) = cut(&base, at);
+                format!("{a}{text}{b}")
             }
-        })
+            2 => {
+                let (a, _) = cut(&base, at);
+                a
+            }
+            3 => {
+                // Replace every number with an extreme one.
+                base.split(' ')
+                    .map(|t| if t.parse::<i64>().is_ok() { n.to_string() } else { t.to_string() })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            4 => {
+                let mut t: Vec<&str> = base.split(' ').collect();
+                let len = t.len();
+                t.swap(at % len, (at / 7) % len);
+                t.join(" ")
+            }
+            _ => format!("{base} {text}"),
+        }
+    })
 }
 
 proptest! {
@@ -128,25 +115,16 @@ impl Write for Sink {
 fn session_survives_random_mutations() {
     let sink = Sink::default();
     let uci = std::cell::RefCell::new(Uci::new(Output::new(Box::new(sink.clone()))));
-    let mut runner = TestRunner::new(Config {
-        cases: 3000,
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = TestRunner::new(Config { cases: 3000, failure_persistence: None, ..Config::default() });
     let result = runner.run(&mutated(), |line| {
         // Lines that would legitimately take long (deep perft, the bench,
         // huge hash tables, hundreds of threads) are covered by the parser
         // tests above; here they would only slow the run down.
         let lower = line.to_ascii_lowercase();
-        if ["perft", "bench", "hash", "threads"]
-            .iter()
-            .any(|w| lower.contains(w))
-        {
+        if ["perft", "bench", "hash", "threads"].iter().any(|w| lower.contains(w)) {
             return Ok(());
         }
-        prop_assert!(
-            uci.borrow_mut().handle_line(&line) || lower.split_whitespace().next() == Some("quit")
-        );
+        prop_assert!(uci.borrow_mut().handle_line(&line) || lower.split_whitespace().next() == Some("quit"));
         Ok(())
     });
     result.unwrap();
@@ -163,11 +141,7 @@ fn session_survives_random_mutations() {
     let out = String::from_utf8_lossy(&sink.0.lock().unwrap()).to_string();
     assert!(out.contains("readyok"));
     assert!(
-        out.trim_end()
-            .lines()
-            .last()
-            .unwrap_or("")
-            .starts_with("bestmove "),
+        out.trim_end().lines().last().unwrap_or("").starts_with("bestmove "),
         "{}",
         &out[out.len().saturating_sub(500)..]
     );

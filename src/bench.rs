@@ -7,7 +7,7 @@ use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
 use crate::tt::TranspositionTable;
-use crate::variant::{Atomic, Chess, Variant};
+use crate::variant::{Atomic, Chess, Push, Variant};
 use std::time::Instant;
 
 /// Default bench depth.
@@ -88,6 +88,43 @@ const ATOMIC: &[&str] = &[
     "rnbqkbnr/1pp1pp2/8/p6p/3P4/3K4/PPP3PP/RNBQ1BNR b kq -",
 ];
 
+/// Push positions: the perft suite's (start, classic positions, push-rich
+/// middlegames and endgames).
+const PUSH: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq -",
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ -",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - -",
+    "4k3/8/R7/8/8/B7/8/4K3 w - -",
+    "4k3/8/8/8/N7/2N5/7K/Q7 w - -",
+    "4k3/8/5r2/4N3/3P4/8/8/4K3 w - -",
+    "4k3/8/8/8/4B3/3P4/8/4K3 w - -",
+    "7k/3P4/1N6/8/8/8/8/K7 w - -",
+    "k1r5/8/8/8/8/8/8/4K2R w K -",
+    "4k3/8/8/8/3KpN1r/8/8/8 w - -",
+    "4k3/8/8/2NpP3/1B6/8/8/4K3 w - d6",
+    "4k3/7r/8/8/8/8/7n/R3K2R b KQ -",
+    "r3k3/ppp2p2/4bn1R/1n3p2/1P5P/b2NQNP1/P1P1B3/6KB w q -",
+    "rn2kbn1/pbqpppp1/pp5r/7p/4P3/P1BP4/RP1PNPPP/1NBQK2R w Kq -",
+    "1n2k1nr/1p1b1p1p/2p1pp2/r3p3/p7/1RP2N1P/1BPNQPBP/4K1R1 w k -",
+    "Bn2kbn1/p2bpppr/4p2p/p7/4P3/P6P/PBPP1K1P/RN1Q2NR b - e3",
+    "5rk1/p1P3b1/3Pn2p/5r2/R5p1/4KR2/8/8 w - -",
+    "2bk1n2/r2bpp1p/2n5/pq2p1r1/1pP3B1/2PQ2PP/PP3P1R/1RN1K3 w - -",
+    "3kR3/r1p2p2/p5B1/p5pn/n2P3p/Pb3B2/P4PPP/1RK5 b - -",
+    "2b1k1nr/1rpn1ppp/p4p2/8/BpP5/p4P1P/P1PNNP1R/R1B1QK2 w k -",
+    "3r4/1pn2ppp/7R/4BPP1/r1k5/p3PN2/3BP1P1/bb1K4 w - -",
+    "1q1k1r2/2r1pbpp/pn3np1/1p5P/p1P2PNP/P4B1P/1R1P1P1R/2B1K1N1 w - -",
+    "rn2kb2/pb3p1r/p6p/P4pP1/Rp2nB1P/3P3P/Pq1pP1BR/N3K1N1 w q -",
+    "2bqk1nr/rp1pppBp/1pn4p/p6B/8/P2P4/P1PPQPPP/RN2KNR1 b Qk -",
+    "1n2knr1/2p1p2p/P3bp1b/1B1p1p2/4P3/7P/1R3PBP/2N1K1NR b K -",
+    "1r2k1n1/p1P1bppr/1p1P1p2/3b1q1p/2P3N1/P1PP1B2/PB3P2/1RN1K2R b K -",
+    "r3kbn1/p2nqppr/p4p1p/P4Pp1/1Qp5/PP3bP1/2R1NPP1/2B1KBNR b Kq -",
+    "1r1b1qkb/ppppppp1/1n6/3P3r/6BP/3P3R/PPP2P2/RNB1K1N1 w Q -",
+    "rnb1k2r/pp1pnp1p/1qp5/p7/P7/PP3P2/P2NQbPP/RNKBR3 b kq -",
+    "6k1/p4R2/6pp/P7/8/1p1B1PpP/3NKp2/r5B1 b - -",
+];
+
 /// Result of one bench run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BenchResult {
@@ -96,38 +133,17 @@ pub struct BenchResult {
     pub millis: u64,
 }
 
-fn bench_variant<V: Evaluate>(
-    fens: &[&str],
-    depth: u32,
-    out: &mut BenchResult,
-    mut each: impl FnMut(&str, u64),
-) {
-    let tt =
-        TranspositionTable::try_new(HASH_MB).unwrap_or_else(|_| TranspositionTable::new_small());
+fn bench_variant<V: Evaluate>(fens: &[&str], depth: u32, out: &mut BenchResult, mut each: impl FnMut(&str, u64)) {
+    let tt = TranspositionTable::try_new(HASH_MB).unwrap_or_else(|_| TranspositionTable::new_small());
     for fen in fens {
         let Ok(board) = V::from_fen(fen) else {
             continue;
         };
         tt.clear();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let opts = SearchOptions {
-            threads: 1,
-            multipv: 1,
-            move_overhead: 0,
-        };
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let opts = SearchOptions { threads: 1, multipv: 1, move_overhead: 0, greedy: false };
         let control = Control::new(false);
-        let r = search::think::<V>(
-            &board,
-            &[board.key()],
-            &limits,
-            &opts,
-            &tt,
-            &control,
-            &Silent,
-        );
+        let r = search::think::<V>(&board, &[board.key()], &limits, &opts, &tt, &control, &Silent);
         out.positions += 1;
         out.nodes += r.nodes;
         each(fen, r.nodes);
@@ -141,6 +157,7 @@ pub fn run(depth: Option<u32>, mut each: impl FnMut(&str, &str, u64)) -> BenchRe
     let mut out = BenchResult::default();
     bench_variant::<Chess>(CHESS, depth, &mut out, |f, n| each(Chess::NAME, f, n));
     bench_variant::<Atomic>(ATOMIC, depth, &mut out, |f, n| each(Atomic::NAME, f, n));
+    bench_variant::<Push>(PUSH, depth, &mut out, |f, n| each(Push::NAME, f, n));
     out.millis = start.elapsed().as_millis() as u64;
     out
 }
@@ -156,6 +173,11 @@ pub fn positions() -> Vec<(&'static str, Board)> {
     for f in ATOMIC {
         if let Ok(b) = Atomic::from_fen(f) {
             v.push((Atomic::NAME, b));
+        }
+    }
+    for f in PUSH {
+        if let Ok(b) = Push::from_fen(f) {
+            v.push((Push::NAME, b));
         }
     }
     v

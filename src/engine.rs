@@ -59,8 +59,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 
 impl Engine {
     pub fn new() -> Engine {
-        let tt = TranspositionTable::try_new(DEFAULT_HASH_MB)
-            .unwrap_or_else(|_| TranspositionTable::new_small());
+        let tt = TranspositionTable::try_new(DEFAULT_HASH_MB).unwrap_or_else(|_| TranspositionTable::new_small());
         let board = Board::startpos();
         Engine {
             variant: VariantKind::Chess,
@@ -89,25 +88,15 @@ impl Engine {
 
     /// Sets the position from a FEN (or the start position) and a list of
     /// moves. On any error the previous position is kept unchanged.
-    pub fn set_position(
-        &mut self,
-        fen: Option<&str>,
-        moves: &[String],
-    ) -> Result<(), PositionError> {
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
         with_variant!(self.variant, V => self.set_position_v::<V>(fen, moves))
     }
 
-    fn set_position_v<V: Variant>(
-        &mut self,
-        fen: Option<&str>,
-        moves: &[String],
-    ) -> Result<(), PositionError> {
-        let mut b =
-            V::from_fen(fen.unwrap_or(V::start_fen())).map_err(PositionError::InvalidFen)?;
+    fn set_position_v<V: Variant>(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
+        let mut b = V::from_fen(fen.unwrap_or(V::start_fen())).map_err(PositionError::InvalidFen)?;
         let mut history = vec![b.key()];
         for text in moves {
-            let m = notation::parse_move::<V>(&b, text)
-                .ok_or_else(|| PositionError::IllegalMove(text.clone()))?;
+            let m = notation::parse_move::<V>(&b, text).ok_or_else(|| PositionError::IllegalMove(text.clone()))?;
             b = V::play(&b, m);
             history.push(b.key());
         }
@@ -147,20 +136,13 @@ impl Engine {
 
     /// Whether a search is running.
     pub fn searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
     }
 
     /// Starts a search in its own thread. Any running search is stopped first.
     /// When the search ends (and, for `infinite` or `ponder`, once `stop` or
     /// `ponderhit` has come), `done` is called with the result.
-    pub fn go(
-        &mut self,
-        limits: Limits,
-        reporter: Arc<dyn Reporter + Send + Sync>,
-        done: BestMoveCallback,
-    ) {
+    pub fn go(&mut self, limits: Limits, reporter: Arc<dyn Reporter + Send + Sync>, done: BestMoveCallback) {
         self.stop();
         let control = Arc::new(Control::new(limits.ponder));
         let board = self.board.clone();
@@ -187,13 +169,7 @@ impl Engine {
             Err(_) => {
                 // No thread could be started: answer at once with a legal move.
                 let best = self.legal_moves().first().copied();
-                let result = SearchResult {
-                    best,
-                    ponder: None,
-                    score: 0,
-                    depth: 0,
-                    nodes: 0,
-                };
+                let result = SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0 };
                 if let Some(f) = done.lock().ok().and_then(|mut d| d.take()) {
                     f(&result);
                 }

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   fission                    UCI engine on stdin/stdout
+  fission --greedy           UCI, but playing the 1-ply greedy move (a baseline for strength tests)
   fission perft --variant NAME --depth N [--fen FEN] [--divide] [--threads N]
   fission bench [DEPTH]      fixed search of the bench positions (prints Nodes searched, Nodes/second)
   fission match ...          engine-vs-engine matches (fission match --help)";
@@ -24,29 +25,17 @@ struct PerftArgs {
 }
 
 fn parse_perft_args(args: &[String]) -> Result<PerftArgs, String> {
-    let mut out = PerftArgs {
-        variant: VariantKind::Chess,
-        depth: 1,
-        fen: None,
-        divide: false,
-        threads: 1,
-    };
+    let mut out = PerftArgs { variant: VariantKind::Chess, depth: 1, fen: None, divide: false, threads: 1 };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
         match a.as_str() {
             "--variant" => out.variant = value("--variant")?.parse()?,
-            "--depth" => {
-                out.depth = value("--depth")?
-                    .parse()
-                    .map_err(|e| format!("--depth: {e}"))?
-            }
+            "--depth" => out.depth = value("--depth")?.parse().map_err(|e| format!("--depth: {e}"))?,
             "--fen" => out.fen = Some(value("--fen")?),
             "--divide" => out.divide = true,
             "--threads" => {
-                out.threads = value("--threads")?
-                    .parse()
-                    .map_err(|e| format!("--threads: {e}"))?;
+                out.threads = value("--threads")?.parse().map_err(|e| format!("--threads: {e}"))?;
                 if out.threads == 0 {
                     return Err("--threads must be at least 1".into());
                 }
@@ -80,33 +69,20 @@ fn run_perft<V: Variant>(a: &PerftArgs) -> Result<(), String> {
     let secs = start.elapsed().as_secs_f64();
     say(&format!("Nodes searched: {nodes}"));
     say(&format!("Time: {secs:.3} s"));
-    say(&format!(
-        "Nodes/second: {}",
-        (nodes as f64 / secs.max(1e-9)) as u64
-    ));
+    say(&format!("Nodes/second: {}", (nodes as f64 / secs.max(1e-9)) as u64));
     Ok(())
 }
 
 fn run_bench(args: &[String]) -> Result<(), String> {
     let depth = match args.first() {
-        Some(d) => Some(
-            d.parse::<u32>()
-                .ok()
-                .filter(|d| (1..=64).contains(d))
-                .ok_or("bench depth must be 1 to 64")?,
-        ),
+        Some(d) => Some(d.parse::<u32>().ok().filter(|d| (1..=64).contains(d)).ok_or("bench depth must be 1 to 64")?),
         None => None,
     };
-    let r = bench::run(depth, |variant, fen, nodes| {
-        say(&format!("{variant:<7} {nodes:>10}  {fen}"))
-    });
+    let r = bench::run(depth, |variant, fen, nodes| say(&format!("{variant:<7} {nodes:>10}  {fen}")));
     say("");
     say(&format!("Positions: {}", r.positions));
     say(&format!("Nodes searched: {}", r.nodes));
-    say(&format!(
-        "Nodes/second: {}",
-        r.nodes * 1000 / r.millis.max(1)
-    ));
+    say(&format!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1)));
     Ok(())
 }
 
@@ -114,11 +90,14 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => {
-            uci::run(std::io::stdin().lock(), Output::stdout());
+            uci::run(std::io::stdin().lock(), Output::stdout(), false);
             Ok(())
         }
-        Some("perft") => parse_perft_args(&args[1..])
-            .and_then(|a| with_variant!(a.variant, V => run_perft::<V>(&a))),
+        Some("--greedy") => {
+            uci::run(std::io::stdin().lock(), Output::stdout(), true);
+            Ok(())
+        }
+        Some("perft") => parse_perft_args(&args[1..]).and_then(|a| with_variant!(a.variant, V => run_perft::<V>(&a))),
         Some("bench") => run_bench(&args[1..]),
         Some("match") => fission::tournament::MatchConfig::parse(&args[1..])
             .and_then(|cfg| fission::tournament::run(&cfg, &say).map(|_| ())),

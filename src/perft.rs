@@ -14,10 +14,7 @@ pub fn perft<V: Variant>(b: &Board, depth: u32) -> u64 {
         _ => {
             let mut moves = MoveList::new();
             V::legal_moves(b, &mut moves);
-            moves
-                .iter()
-                .map(|&m| perft::<V>(&V::play(b, m), depth - 1))
-                .sum()
+            moves.iter().map(|&m| perft::<V>(&V::play(b, m), depth - 1)).sum()
         }
     }
 }
@@ -26,16 +23,7 @@ pub fn perft<V: Variant>(b: &Board, depth: u32) -> u64 {
 pub fn divide<V: Variant>(b: &Board, depth: u32, threads: usize) -> Vec<(Move, u64)> {
     let mut moves = MoveList::new();
     V::legal_moves(b, &mut moves);
-    let child = |m: &Move| {
-        (
-            *m,
-            if depth <= 1 {
-                1
-            } else {
-                perft::<V>(&V::play(b, *m), depth - 1)
-            },
-        )
-    };
+    let child = |m: &Move| (*m, if depth <= 1 { 1 } else { perft::<V>(&V::play(b, *m), depth - 1) });
     if threads <= 1 || depth <= 2 {
         return moves.iter().map(child).collect();
     }

@@ -32,41 +32,26 @@ const HARD_FACTOR: u64 = 4;
 pub fn budget(clock: &Clock, us: Color, move_overhead: u64) -> Budget {
     if let Some(mt) = clock.movetime {
         let t = mt.saturating_sub(move_overhead).max(1);
-        return Budget {
-            soft: Some(t),
-            hard: Some(t),
-        };
+        return Budget { soft: Some(t), hard: Some(t) };
     }
     let (time, inc) = match us {
         Color::White => (clock.wtime, clock.winc),
         Color::Black => (clock.btime, clock.binc),
     };
     let Some(time) = time else {
-        return Budget {
-            soft: None,
-            hard: None,
-        };
+        return Budget { soft: None, hard: None };
     };
     let time = time.max(0) as u64;
     let inc = inc.unwrap_or(0).max(0) as u64;
     let avail = time.saturating_sub(move_overhead).max(1);
-    let mtg = clock
-        .movestogo
-        .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 60));
+    let mtg = clock.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 60));
     // With one move to go the whole (remaining minus overhead) time may be used,
     // except a safety share; otherwise keep the hard cap well below the clock.
-    let hard_cap = if mtg == 1 {
-        avail * 90 / 100
-    } else {
-        avail * HARD_MAX_PERCENT / 100
-    };
+    let hard_cap = if mtg == 1 { avail * 90 / 100 } else { avail * HARD_MAX_PERCENT / 100 };
     let base = avail / mtg + inc * 3 / 4;
     let hard = (base * HARD_FACTOR).min(hard_cap).max(1);
     let soft = base.min(hard).max(1);
-    Budget {
-        soft: Some(soft),
-        hard: Some(hard),
-    }
+    Budget { soft: Some(soft), hard: Some(hard) }
 }
 
 #[cfg(test)]
@@ -78,19 +63,11 @@ mod tests {
         for time in [0i64, 1, 5, 50, 1000, 60_000] {
             for inc in [0i64, 10, 1000] {
                 for mtg in [None, Some(1), Some(5)] {
-                    let c = Clock {
-                        wtime: Some(time),
-                        winc: Some(inc),
-                        movestogo: mtg,
-                        ..Clock::default()
-                    };
+                    let c = Clock { wtime: Some(time), winc: Some(inc), movestogo: mtg, ..Clock::default() };
                     let b = budget(&c, Color::White, 10);
                     let hard = b.hard.unwrap();
                     assert!(b.soft.unwrap() <= hard);
-                    assert!(
-                        hard <= (time.max(0) as u64).saturating_sub(10).max(1),
-                        "{c:?} {b:?}"
-                    );
+                    assert!(hard <= (time.max(0) as u64).saturating_sub(10).max(1), "{c:?} {b:?}");
                 }
             }
         }
@@ -98,29 +75,10 @@ mod tests {
 
     #[test]
     fn movetime_and_infinite() {
-        let c = Clock {
-            movetime: Some(500),
-            ..Clock::default()
-        };
-        assert_eq!(
-            budget(&c, Color::Black, 10),
-            Budget {
-                soft: Some(490),
-                hard: Some(490)
-            }
-        );
-        assert_eq!(
-            budget(&Clock::default(), Color::White, 10),
-            Budget {
-                soft: None,
-                hard: None
-            }
-        );
-        let c = Clock {
-            wtime: Some(-100),
-            btime: Some(1000),
-            ..Clock::default()
-        };
+        let c = Clock { movetime: Some(500), ..Clock::default() };
+        assert_eq!(budget(&c, Color::Black, 10), Budget { soft: Some(490), hard: Some(490) });
+        assert_eq!(budget(&Clock::default(), Color::White, 10), Budget { soft: None, hard: None });
+        let c = Clock { wtime: Some(-100), btime: Some(1000), ..Clock::default() };
         assert_eq!(budget(&c, Color::White, 10).hard, Some(1));
     }
 }

@@ -79,22 +79,13 @@ impl TranspositionTable {
         if let Some(avail) = available_memory_bytes()
             && bytes as u64 > avail / 10 * 9
         {
-            return Err(format!(
-                "cannot allocate a {mb} MB hash table: only {} MB of memory available",
-                avail >> 20
-            ));
+            return Err(format!("cannot allocate a {mb} MB hash table: only {} MB of memory available", avail >> 20));
         }
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * BUCKET)
-            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        slots.try_reserve_exact(buckets * BUCKET).map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
         slots.resize_with(buckets * BUCKET, Slot::default);
-        Ok(TranspositionTable {
-            slots,
-            buckets,
-            age: AtomicU8::new(0),
-        })
+        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0) })
     }
 
     /// A small table that is always available (1 MB).
@@ -102,11 +93,7 @@ impl TranspositionTable {
         let buckets = (1024 * 1024) / (BUCKET * std::mem::size_of::<Slot>());
         let mut slots = Vec::new();
         slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable {
-            slots,
-            buckets,
-            age: AtomicU8::new(0),
-        }
+        TranspositionTable { slots, buckets, age: AtomicU8::new(0) }
     }
 
     pub fn clear(&self) {
@@ -119,10 +106,7 @@ impl TranspositionTable {
 
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
-        self.age.store(
-            self.age.load(Ordering::Relaxed).wrapping_add(1) & 63,
-            Ordering::Relaxed,
-        );
+        self.age.store(self.age.load(Ordering::Relaxed).wrapping_add(1) & 63, Ordering::Relaxed);
     }
 
     #[inline(always)]
@@ -172,11 +156,7 @@ impl TranspositionTable {
                         if depth + 2 < d && bound != Bound::Exact && a == age {
                             return;
                         }
-                        let mv = if mv.is_none() {
-                            Move::from_raw(data as u32)
-                        } else {
-                            mv
-                        };
+                        let mv = if mv.is_none() { Move::from_raw(data as u32) } else { mv };
                         let _ = b;
                         self.write(i, key, mv, score, eval, depth, bound, age);
                         return;
@@ -195,17 +175,7 @@ impl TranspositionTable {
 
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn write(
-        &self,
-        i: usize,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        age: u8,
-    ) {
+    fn write(&self, i: usize, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) {
         let data = mv.raw() as u64
             | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 32)
             | ((eval.clamp(-32767, 32767) as i16 as u16 as u64) << 48);
@@ -249,10 +219,7 @@ mod tests {
         let m = Move::normal(Square::E1, Square::E8);
         tt.store(0xDEAD_BEEF_1234_5678, m, -123, 45, 7, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
-        assert_eq!(
-            (e.mv, e.score, e.eval, e.depth, e.bound),
-            (m, -123, 45, 7, Bound::Lower)
-        );
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, -123, 45, 7, Bound::Lower));
         assert!(tt.probe(0x1111_2222_3333_4444).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_1234_5678).is_none());

@@ -12,9 +12,7 @@ pub struct SuiteEntry {
 }
 
 pub fn suite_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("perft-suites")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("perft-suites").join(name)
 }
 
 /// Parses shakmaty's `.perft` format: `id`, `epd`, then `perft D N` lines;
@@ -29,11 +27,7 @@ pub fn load_suite(name: &str) -> Vec<SuiteEntry> {
         }
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
-            "id" => out.push(SuiteEntry {
-                id: rest.trim().to_string(),
-                fen: String::new(),
-                counts: vec![],
-            }),
+            "id" => out.push(SuiteEntry { id: rest.trim().to_string(), fen: String::new(), counts: vec![] }),
             "epd" => out.last_mut().expect("epd after id").fen = rest.trim().to_string(),
             "perft" => {
                 let mut it = rest.split_whitespace();
@@ -53,9 +47,6 @@ pub fn node_budget() -> u64 {
     if std::env::var("FISSION_PERFT_FULL").is_ok_and(|v| v == "1") {
         u64::MAX
     } else {
-        std::env::var("FISSION_PERFT_BUDGET")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20_000_000)
+        std::env::var("FISSION_PERFT_BUDGET").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000_000)
     }
 }

@@ -20,26 +20,8 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     table
 }
 
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [Bitboard; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
+static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
 static WHITE_PAWN: [Bitboard; 64] = leaper_table(&[(-1, 1), (1, 1)]);
 static BLACK_PAWN: [Bitboard; 64] = leaper_table(&[(-1, -1), (1, -1)]);
 

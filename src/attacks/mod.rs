@@ -72,10 +72,6 @@ pub fn slider_table_len() -> usize {
 
 /// Relevant-occupancy mask of the rook (`true`) or bishop magic on `sq`, for tests.
 pub fn magic_mask(rook: bool, sq: Square) -> Bitboard {
-    let m = if rook {
-        &ROOK_MAGICS[sq.index()]
-    } else {
-        &BISHOP_MAGICS[sq.index()]
-    };
+    let m = if rook { &ROOK_MAGICS[sq.index()] } else { &BISHOP_MAGICS[sq.index()] };
     Bitboard(m.mask)
 }

@@ -3,16 +3,7 @@
 
 use crate::types::{Bitboard, Square};
 
-const DIRS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// Walks from `sq` in direction `d` over an empty board, stopping after a blocker in `occ`.
 const fn walk(sq: Square, d: (i8, i8), occ: u64) -> u64 {

@@ -139,8 +139,7 @@ impl Board {
         b.castling = rights;
 
         if fields[3] != "-" {
-            let sq = Square::parse(fields[3])
-                .ok_or_else(|| FenError::BadEnPassant(fields[3].to_string()))?;
+            let sq = Square::parse(fields[3]).ok_or_else(|| FenError::BadEnPassant(fields[3].to_string()))?;
             let want_rank = b.turn.fold(Rank::SIXTH, Rank::THIRD);
             if sq.rank() != want_rank {
                 return Err(FenError::BadEnPassant(fields[3].to_string()));
@@ -216,12 +215,7 @@ impl Board {
     /// The castling field of the FEN.
     pub fn castling_fen(&self) -> String {
         let mut s = String::new();
-        for (sq, c) in [
-            (Square::H1, 'K'),
-            (Square::A1, 'Q'),
-            (Square::H8, 'k'),
-            (Square::A8, 'q'),
-        ] {
+        for (sq, c) in [(Square::H1, 'K'), (Square::A1, 'Q'), (Square::H8, 'k'), (Square::A8, 'q')] {
             if self.castling.contains(sq) {
                 s.push(c);
             }

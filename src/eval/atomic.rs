@@ -76,19 +76,11 @@ pub fn king_exposed(b: &Board) -> bool {
     }
     let targets = (zone & b.us()).with(k) & !king_attacks(tk);
     let occ = b.occupied();
-    targets
-        .into_iter()
-        .any(|t| (b.attackers_to(t, !us, occ) & !b.by_role(Role::King)).any())
+    targets.into_iter().any(|t| (b.attackers_to(t, !us, occ) & !b.by_role(Role::King)).any())
 }
 
 fn piece_value(b: &Board, sq: Square) -> i32 {
-    b.role_at(sq).map_or(0, |r| {
-        if r == Role::King {
-            KING_BLAST
-        } else {
-            w::ATOMIC_VALUES[r.index()].0
-        }
-    })
+    b.role_at(sq).map_or(0, |r| if r == Role::King { KING_BLAST } else { w::ATOMIC_VALUES[r.index()].0 })
 }
 
 impl Evaluate for Atomic {
@@ -107,19 +99,11 @@ impl Evaluate for Atomic {
         let to = m.to();
         let is_capture = b.occupied().contains(to) || m.kind() == MoveKind::EnPassant;
         if !is_capture {
-            return m
-                .promotion_role()
-                .map_or(0, |p| w::ATOMIC_VALUES[p.index()].0 - w::ATOMIC_VALUES[0].0);
+            return m.promotion_role().map_or(0, |p| w::ATOMIC_VALUES[p.index()].0 - w::ATOMIC_VALUES[0].0);
         }
-        let mut removed = (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn))
-            .with(to)
-            .without(m.from());
+        let mut removed = (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn)).with(to).without(m.from());
         if m.kind() == MoveKind::EnPassant {
-            let victim = if b.turn().is_white() {
-                to.offset(-8)
-            } else {
-                to.offset(8)
-            };
+            let victim = if b.turn().is_white() { to.offset(-8) } else { to.offset(8) };
             if let Some(v) = victim {
                 removed = removed.with(v);
             }

@@ -43,11 +43,7 @@ impl Evaluate for Chess {
     }
 
     fn tactical_gain(b: &Board, m: Move) -> i32 {
-        let victim = if m.kind() == MoveKind::EnPassant {
-            Some(Role::Pawn)
-        } else {
-            b.role_at(m.to())
-        };
+        let victim = if m.kind() == MoveKind::EnPassant { Some(Role::Pawn) } else { b.role_at(m.to()) };
         let mut gain = victim.map_or(0, |r| w::CHESS_VALUES[r.index()].0);
         if let Some(p) = m.promotion_role() {
             gain += w::CHESS_VALUES[p.index()].0 - w::CHESS_VALUES[0].0;

@@ -40,26 +40,14 @@ pub fn pst(role: Role, sq: Square) -> (i32, i32) {
     match role {
         Role::Pawn => {
             let adv = (r - 1).max(0);
-            (
-                adv * 4
-                    + if (2..=4).contains(&r) {
-                        central_file * 4
-                    } else {
-                        0
-                    },
-                adv * adv * 3,
-            )
+            (adv * 4 + if (2..=4).contains(&r) { central_file * 4 } else { 0 }, adv * adv * 3)
         }
         Role::Knight => (-(cd * 12), -(cd * 10)),
         Role::Bishop => (-(cd * 6), -(cd * 5)),
         Role::Rook => (if r == 6 { 15 } else { 0 } + central_file * 2, 0),
         Role::Queen => (-(cd * 3), -(cd * 6)),
         Role::King => {
-            let shelter = if r == 0 {
-                [20, 25, 10, 0, 0, 10, 25, 20][f as usize]
-            } else {
-                -15 * r
-            };
+            let shelter = if r == 0 { [20, 25, 10, 0, 0, 10, 25, 20][f as usize] } else { -15 * r };
             (shelter, -(cd * 14))
         }
     }
@@ -85,11 +73,7 @@ pub fn material_pst(b: &Board, c: Color, values: &[(i32, i32); 6]) -> Tapered {
 
 /// Game phase, 0 (bare kings) to `PHASE_TOTAL` (all pieces).
 pub fn phase(b: &Board) -> i32 {
-    Role::ALL
-        .iter()
-        .map(|&r| b.by_role(r).count() as i32 * w::PHASE[r.index()])
-        .sum::<i32>()
-        .min(w::PHASE_TOTAL)
+    Role::ALL.iter().map(|&r| b.by_role(r).count() as i32 * w::PHASE[r.index()]).sum::<i32>().min(w::PHASE_TOTAL)
 }
 
 /// Blends a tapered score by phase.
@@ -163,11 +147,7 @@ pub fn pawn_structure(b: &Board, c: Color) -> Tapered {
 fn ahead(c: Color, sq: Square) -> Bitboard {
     let r = sq.rank().index();
     if c.is_white() {
-        if r == 7 {
-            Bitboard::EMPTY
-        } else {
-            Bitboard(!0u64 << (8 * (r + 1)))
-        }
+        if r == 7 { Bitboard::EMPTY } else { Bitboard(!0u64 << (8 * (r + 1))) }
     } else if r == 0 {
         Bitboard::EMPTY
     } else {

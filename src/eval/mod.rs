@@ -7,6 +7,7 @@
 mod atomic;
 mod chess;
 mod common;
+mod push;
 pub mod weights;
 
 use crate::board::Board;
@@ -21,9 +22,7 @@ pub trait Evaluate: Variant {
     /// Moves searched by quiescence: captures and promotions (atomic:
     /// explosions).
     fn is_tactical(b: &Board, m: Move) -> bool {
-        b.occupied().contains(m.to())
-            || m.promotion_role().is_some()
-            || m.kind() == crate::types::MoveKind::EnPassant
+        b.occupied().contains(m.to()) || m.promotion_role().is_some() || m.kind() == crate::types::MoveKind::EnPassant
     }
 
     /// Estimated material gain of a tactical move, for ordering and pruning.

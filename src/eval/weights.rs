@@ -1,24 +1,10 @@
 //! Every evaluation weight, named, in one place.
 
 /// Piece values for chess, (middlegame, endgame), indexed by `Role`.
-pub const CHESS_VALUES: [(i32, i32); 6] = [
-    (82, 94),
-    (337, 281),
-    (365, 297),
-    (477, 512),
-    (1025, 936),
-    (0, 0),
-];
+pub const CHESS_VALUES: [(i32, i32); 6] = [(82, 94), (337, 281), (365, 297), (477, 512), (1025, 936), (0, 0)];
 /// Piece values for atomic: pieces are worth less relative to pawns, and
 /// knights least (they cannot defend against explosions at a distance).
-pub const ATOMIC_VALUES: [(i32, i32); 6] = [
-    (100, 120),
-    (220, 220),
-    (300, 300),
-    (450, 500),
-    (850, 900),
-    (0, 0),
-];
+pub const ATOMIC_VALUES: [(i32, i32); 6] = [(100, 120), (220, 220), (300, 300), (450, 500), (850, 900), (0, 0)];
 /// Game phase weight of each role (total 24 at the start).
 pub const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const PHASE_TOTAL: i32 = 24;
@@ -29,16 +15,7 @@ pub const BISHOP_PAIR: (i32, i32) = (30, 50);
 pub const DOUBLED_PAWN: (i32, i32) = (-10, -20);
 pub const ISOLATED_PAWN: (i32, i32) = (-12, -15);
 /// Passed pawn bonus by relative rank (0 = first rank).
-pub const PASSED_PAWN: [(i32, i32); 8] = [
-    (0, 0),
-    (5, 10),
-    (10, 15),
-    (15, 25),
-    (25, 45),
-    (40, 75),
-    (60, 110),
-    (0, 0),
-];
+pub const PASSED_PAWN: [(i32, i32); 8] = [(0, 0), (5, 10), (10, 15), (15, 25), (25, 45), (40, 75), (60, 110), (0, 0)];
 pub const ROOK_OPEN_FILE: (i32, i32) = (20, 10);
 pub const TEMPO: i32 = 10;
 
@@ -60,3 +37,6 @@ pub const ATOMIC_KING_THREAT: i32 = -90;
 /// Atomic: kings touching (neither can be checked: a drawish defence that
 /// favours the side with less material).
 pub const ATOMIC_KINGS_TOUCH: i32 = 15;
+
+/// Push: each enemy attack (orthodox or push) on a square next to our king.
+pub const PUSH_ZONE_ATTACK: i32 = -6;

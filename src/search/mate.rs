@@ -32,10 +32,7 @@ pub fn forced_win<V: Variant>(b: &Board, moves: u32) -> bool {
         }
         let mut replies = MoveList::new();
         V::legal_moves(&after, &mut replies);
-        !replies.is_empty()
-            && replies
-                .iter()
-                .all(|&r| forced_win::<V>(&V::play(&after, r), moves - 1))
+        !replies.is_empty() && replies.iter().all(|&r| forced_win::<V>(&V::play(&after, r), moves - 1))
     })
 }
 

@@ -40,16 +40,39 @@ pub struct SearchOptions {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: u64,
+    /// Play the 1-ply greedy move instead of searching (a baseline opponent
+    /// for strength tests, `fission --greedy`).
+    pub greedy: bool,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions {
-            threads: 1,
-            multipv: 1,
-            move_overhead: 10,
+        SearchOptions { threads: 1, multipv: 1, move_overhead: 10, greedy: false }
+    }
+}
+
+/// The 1-ply greedy player: the move after which the static evaluation is
+/// best for the mover; a move that wins on the spot (mate, exploded king)
+/// is taken at once. Ties go to the first move generated.
+pub fn greedy<V: Evaluate>(root: &Board) -> SearchResult {
+    let mut list = crate::types::MoveList::new();
+    V::legal_moves(root, &mut list);
+    let mut best = None;
+    let mut best_score = -score::INFINITE;
+    for &m in &list {
+        let after = V::play(root, m);
+        let s = match V::outcome(&after) {
+            Some(crate::variant::Outcome::Decisive { winner }) if winner == root.turn() => score::mate_in(1),
+            Some(crate::variant::Outcome::Decisive { .. }) => score::mated_in(1),
+            Some(crate::variant::Outcome::Draw) => score::DRAW,
+            None => -V::evaluate(&after),
+        };
+        if s > best_score {
+            best_score = s;
+            best = Some(m);
         }
     }
+    SearchResult { best, ponder: None, score: best_score, depth: 1, nodes: list.len() as u64 }
 }
 
 /// Shared between the UCI thread and the search: stop and ponder flags and
@@ -90,8 +113,7 @@ impl Control {
     }
     /// The opponent played the expected move: the clock starts now.
     pub fn ponderhit(&self) {
-        self.clock_start_ms
-            .store(self.epoch.elapsed().as_millis() as u64, Ordering::SeqCst);
+        self.clock_start_ms.store(self.epoch.elapsed().as_millis() as u64, Ordering::SeqCst);
         self.ponder.store(false, Ordering::SeqCst);
     }
     /// Milliseconds since the search started.
@@ -100,8 +122,7 @@ impl Control {
     }
     /// Milliseconds on our clock (since `go`, or since `ponderhit`).
     pub fn clock_ms(&self) -> u64 {
-        self.elapsed_ms()
-            .saturating_sub(self.clock_start_ms.load(Ordering::Relaxed))
+        self.elapsed_ms().saturating_sub(self.clock_start_ms.load(Ordering::Relaxed))
     }
 }
 
@@ -171,25 +192,18 @@ pub fn think<V: Evaluate>(
     control: &Control,
     reporter: &dyn Reporter,
 ) -> SearchResult {
+    if opts.greedy {
+        return greedy::<V>(root);
+    }
     tt.new_search();
     let budget = if limits.infinite {
-        Budget {
-            soft: None,
-            hard: None,
-        }
+        Budget { soft: None, hard: None }
     } else {
         timeman::budget(&limits.clock, root.turn(), opts.move_overhead)
     };
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let shared = worker::Shared {
-        tt,
-        control,
-        limits,
-        budget,
-        counters: &counters,
-        multipv: opts.multipv.max(1),
-    };
+    let shared = worker::Shared { tt, control, limits, budget, counters: &counters, multipv: opts.multipv.max(1) };
 
     let results: Vec<ThreadResult> = std::thread::scope(|s| {
         let helpers: Vec<_> = (1..threads)
@@ -197,9 +211,7 @@ pub fn think<V: Evaluate>(
                 let shared = &shared;
                 std::thread::Builder::new()
                     .stack_size(params::THREAD_STACK)
-                    .spawn_scoped(s, move || {
-                        Worker::<V>::new(id, shared, root, history).run(&Silent)
-                    })
+                    .spawn_scoped(s, move || Worker::<V>::new(id, shared, root, history).run(&Silent))
                     .ok()
             })
             .collect();
@@ -212,13 +224,7 @@ pub fn think<V: Evaluate>(
     });
     let nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
     let best = vote(&results);
-    SearchResult {
-        best: best.best,
-        ponder: best.ponder,
-        score: best.score,
-        depth: best.depth,
-        nodes,
-    }
+    SearchResult { best: best.best, ponder: best.ponder, score: best.score, depth: best.depth, nodes }
 }
 
 /// Picks the thread whose best move has the most votes, each thread voting
@@ -231,8 +237,7 @@ fn vote(results: &[ThreadResult]) -> &ThreadResult {
     }
     let min_score = results.iter().map(|r| r.score).min().unwrap_or(0);
     let weight = |r: &ThreadResult| ((r.score - min_score + 14) as i64) * r.depth as i64;
-    let votes =
-        |m: Option<Move>| -> i64 { results.iter().filter(|r| r.best == m).map(weight).sum() };
+    let votes = |m: Option<Move>| -> i64 { results.iter().filter(|r| r.best == m).map(weight).sum() };
     let mut best = main;
     for r in results.iter().skip(1) {
         if r.best.is_none() || r.depth == 0 {
@@ -242,9 +247,7 @@ fn vote(results: &[ThreadResult]) -> &ThreadResult {
             if r.score > best.score {
                 best = r;
             }
-        } else if votes(r.best) > votes(best.best)
-            || (votes(r.best) == votes(best.best) && r.depth > best.depth)
-        {
+        } else if votes(r.best) > votes(best.best) || (votes(r.best) == votes(best.best) && r.depth > best.depth) {
             best = r;
         }
     }

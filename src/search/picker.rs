@@ -35,11 +35,7 @@ impl Picker {
                 TT_MOVE
             } else if is_tactical {
                 let gain = V::tactical_gain(b, m);
-                if gain >= 0 {
-                    GOOD_TACTICAL + gain * 8
-                } else {
-                    BAD_TACTICAL + gain
-                }
+                if gain >= 0 { GOOD_TACTICAL + gain * 8 } else { BAD_TACTICAL + gain }
             } else if m == killers[0] {
                 KILLER + 1
             } else if m == killers[1] {
@@ -48,12 +44,7 @@ impl Picker {
                 history[m.from().index()][m.to().index()]
             };
         }
-        Picker {
-            moves,
-            scores,
-            tactical,
-            next: 0,
-        }
+        Picker { moves, scores, tactical, next: 0 }
     }
 
     /// The best remaining move and whether it is tactical.

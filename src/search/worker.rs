@@ -82,13 +82,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let root_moves = list
             .iter()
             .filter(|m| wanted.is_empty() || wanted.contains(m))
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITE,
-                prev_score: -INFINITE,
-                seldepth: 0,
-                pv: vec![mv],
-            })
+            .map(|&mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv] })
             .collect();
         Worker {
             id,
@@ -116,11 +110,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 
     fn total_nodes(&self) -> u64 {
-        self.shared
-            .counters
-            .iter()
-            .map(|c| c.load(Ordering::Relaxed))
-            .sum()
+        self.shared.counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
 
     /// Counts a node; every `CHECK_INTERVAL` nodes publishes the count and
@@ -164,17 +154,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     /// Iterative deepening. Returns this thread's result.
     pub fn run(mut self, reporter: &dyn Reporter) -> ThreadResult {
         if self.root_moves.is_empty() {
-            return ThreadResult {
-                best: None,
-                ponder: None,
-                score: 0,
-                depth: 0,
-            };
+            return ThreadResult { best: None, ponder: None, score: 0, depth: 0 };
         }
         let limits = self.shared.limits;
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-            (d as i32).clamp(1, MAX_PLY as i32 - 1)
-        });
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| (d as i32).clamp(1, MAX_PLY as i32 - 1));
         let multipv = self.shared.multipv.min(self.root_moves.len());
         // Helpers start at staggered depths so that threads spread out.
         let mut depth = 1 + (self.id % 2) as i32;
@@ -209,19 +192,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         self.shared.counters[self.id].store(self.nodes, Ordering::Relaxed);
         let best = &self.root_moves[0];
-        let ponder = best
-            .pv
-            .get(1)
-            .copied()
-            .or_else(|| self.ponder_from_tt(best.mv));
+        let ponder = best.pv.get(1).copied().or_else(|| self.ponder_from_tt(best.mv));
         ThreadResult {
             best: Some(best.mv),
             ponder,
-            score: if best.score == -INFINITE {
-                best.prev_score
-            } else {
-                best.score
-            },
+            score: if best.score == -INFINITE { best.prev_score } else { best.score },
             depth: self.completed_depth,
         }
     }
@@ -239,11 +214,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return false;
         }
         if let Some(soft) = self.shared.budget.soft {
-            let soft = if self.root_moves.len() == 1 {
-                soft / 8
-            } else {
-                soft
-            };
+            let soft = if self.root_moves.len() == 1 { soft / 8 } else { soft };
             if c.clock_ms() >= soft {
                 return true;
             }
@@ -261,11 +232,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     fn report(&self, reporter: &dyn Reporter, depth: i32, line: usize, bound: ScoreBound) {
         let c = self.shared.control;
         let rm = &self.root_moves[line];
-        let score = if rm.score == -INFINITE {
-            rm.prev_score
-        } else {
-            rm.score
-        };
+        let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
         if score == -INFINITE {
             return;
         }
@@ -290,12 +257,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     fn aspiration(&mut self, depth: i32, reporter: &dyn Reporter) {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) =
-            if depth >= ASPIRATION_MIN_DEPTH && !score::is_mate(prev) && prev != -INFINITE {
-                ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-            } else {
-                (-INFINITE, INFINITE)
-            };
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !score::is_mate(prev) && prev != -INFINITE {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
         loop {
             let s = self.root_search(depth, alpha, beta, reporter);
             if self.stopped {
@@ -313,13 +279,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
     }
 
-    fn root_search(
-        &mut self,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        reporter: &dyn Reporter,
-    ) -> i32 {
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, reporter: &dyn Reporter) -> i32 {
         let root = self.root.clone();
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
@@ -333,11 +293,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let child = V::play(&root, mv);
             self.keys.push(child.key());
             self.seldepth = 0;
-            let ext = if V::is_check(&child) {
-                CHECK_EXTENSION
-            } else {
-                0
-            };
+            let ext = if V::is_check(&child) { CHECK_EXTENSION } else { 0 };
             let s = if i == start {
                 -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true)
             } else {
@@ -419,15 +375,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
     }
 
-    fn search(
-        &mut self,
-        b: &Board,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> i32 {
+    fn search(&mut self, b: &Board, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.qsearch(b, alpha, beta, ply, 0);
@@ -440,10 +388,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if let Some(s) = self.terminal(b, ply) {
             return s;
         }
-        if b.halfmoves() >= 100
-            || self.is_repetition(b.halfmoves())
-            || V::is_insufficient_material(b)
-        {
+        if b.halfmoves() >= 100 || self.is_repetition(b.halfmoves()) || V::is_insufficient_material(b) {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
@@ -475,20 +420,19 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
 
         let in_check = V::is_check(b);
-        let eval = if in_check {
-            -INFINITE
-        } else {
-            tt.map_or_else(|| V::evaluate(b), |e| e.eval)
-        };
+        let eval = if in_check { -INFINITE } else { tt.map_or_else(|| V::evaluate(b), |e| e.eval) };
+        // Pruning by the static evaluation is only sound when doing nothing
+        // is safe: not in check and (atomic) no king that can be blown up.
+        let calm = !in_check && V::stand_pat_ok(b);
 
-        if !pv_node && !in_check && !score::is_mate(beta) {
+        if !pv_node && calm && !score::is_mate(beta) {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
                 return eval;
             }
             // Null move: give the opponent a free move; if we still beat
             // beta, this node is not worth a full search.
-            if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) && V::stand_pat_ok(b) {
+            if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let nb = b.null_move();
                 self.keys.push(nb.key());
@@ -502,6 +446,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 }
             }
         }
+
+        // Internal iterative reduction: without a hash move this node was not
+        // searched before; a shallower search is cheaper and fills the table.
+        let depth = if depth >= IIR_MIN_DEPTH && tt_move.is_none() { depth - 1 } else { depth };
 
         let mut moves = MoveList::new();
         V::legal_moves(b, &mut moves);
@@ -518,37 +466,24 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut i = 0usize;
         let original_alpha = alpha;
         while let Some((m, tactical)) = picker.next() {
-            let late_quiet = !pv_node && !in_check && !tactical && best > -MATE_BOUND;
+            let late_quiet = !pv_node && calm && !tactical && best > -MATE_BOUND;
             if late_quiet && depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
                 i += 1;
                 continue;
             }
-            if late_quiet
-                && depth <= FUTILITY_MAX_DEPTH
-                && i > 0
-                && eval + FUTILITY_MARGIN * depth <= alpha
-            {
+            if late_quiet && depth <= FUTILITY_MAX_DEPTH && i > 0 && eval + FUTILITY_MARGIN * depth <= alpha {
                 i += 1;
                 continue;
             }
             let child = V::play(b, m);
             self.keys.push(child.key());
             let gives_check = V::is_check(&child);
-            let ext = if gives_check && ply < 2 * depth as usize + 4 {
-                CHECK_EXTENSION
-            } else {
-                0
-            };
+            let ext = if gives_check && ply < 2 * depth as usize + 4 { CHECK_EXTENSION } else { 0 };
             let new_depth = depth - 1 + ext;
             let s = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
-                let r = if depth >= LMR_MIN_DEPTH
-                    && i >= LMR_MIN_MOVES
-                    && !tactical
-                    && !in_check
-                    && !gives_check
-                {
+                let r = if depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !tactical && !in_check && !gives_check {
                     let mut r = self.lmr[(depth as usize).min(63)][i.min(63)];
                     if !pv_node {
                         r += 1;
@@ -556,6 +491,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     if m == killers[0] || m == killers[1] {
                         r -= 1;
                     }
+                    r -= self.history[us.index()][m.from().index()][m.to().index()] / LMR_HISTORY_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -615,14 +551,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { eval };
-        self.shared.tt.store(
-            key,
-            best_move,
-            score::to_tt(best, ply),
-            stored_eval,
-            depth,
-            bound,
-        );
+        self.shared.tt.store(key, best_move, score::to_tt(best, ply), stored_eval, depth, bound);
         best
     }
 
@@ -642,19 +571,22 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if ply >= MAX_PLY - 1 {
             return V::evaluate(b);
         }
+        if let Some(e) = self.shared.tt.probe(b.key()) {
+            let s = score::from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
         let in_check = V::is_check(b);
         // Standing pat is a lower bound only if doing nothing is safe.
-        let limit = if in_check {
-            QS_EVASION_PLIES
-        } else {
-            QS_THREAT_PLIES
-        };
+        let limit = if in_check { QS_EVASION_PLIES } else { QS_THREAT_PLIES };
         let full_width = !V::stand_pat_ok(b) && qply < limit;
-        let eval = if in_check && full_width {
-            -INFINITE
-        } else {
-            V::evaluate(b)
-        };
+        let eval = if in_check && full_width { -INFINITE } else { V::evaluate(b) };
         let mut best = if full_width { -INFINITE } else { eval };
         if !full_width {
             if eval >= beta {
@@ -667,13 +599,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if moves.is_empty() {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
-        let mut picker = Picker::new::<V>(
-            b,
-            moves,
-            Move::NONE,
-            [Move::NONE; 2],
-            &self.history[b.turn().index()],
-        );
+        let mut picker = Picker::new::<V>(b, moves, Move::NONE, [Move::NONE; 2], &self.history[b.turn().index()]);
         while let Some((m, tactical)) = picker.next() {
             if !tactical && !full_width {
                 continue;

@@ -19,19 +19,13 @@ impl TimeControl {
     pub fn parse(s: &str) -> Result<TimeControl, String> {
         let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
         let secs = |v: &str| -> Result<u64, String> {
-            let f: f64 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("--tc: bad number '{v}'"))?;
+            let f: f64 = v.trim().parse().map_err(|_| format!("--tc: bad number '{v}'"))?;
             if !(0.0..=86_400.0).contains(&f) {
                 return Err(format!("--tc: '{v}' out of range"));
             }
             Ok((f * 1000.0).round() as u64)
         };
-        let tc = TimeControl {
-            base_ms: secs(base)?,
-            inc_ms: secs(inc)?,
-        };
+        let tc = TimeControl { base_ms: secs(base)?, inc_ms: secs(inc)? };
         if tc.base_ms == 0 && tc.inc_ms == 0 {
             return Err("--tc: the time control must give some time".into());
         }
@@ -41,17 +35,9 @@ impl TimeControl {
     /// PGN `TimeControl` tag value (seconds).
     pub fn pgn(&self) -> String {
         let f = |ms: u64| {
-            if ms.is_multiple_of(1000) {
-                format!("{}", ms / 1000)
-            } else {
-                format!("{}", ms as f64 / 1000.0)
-            }
+            if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{}", ms as f64 / 1000.0) }
         };
-        if self.inc_ms == 0 {
-            f(self.base_ms)
-        } else {
-            format!("{}+{}", f(self.base_ms), f(self.inc_ms))
-        }
+        if self.inc_ms == 0 { f(self.base_ms) } else { format!("{}+{}", f(self.base_ms), f(self.inc_ms)) }
     }
 }
 
@@ -133,18 +119,8 @@ pub fn play<V: Variant>(
         if let Some(o) = V::outcome(&board) {
             let (winner, reason) = match o {
                 Outcome::Decisive { winner } => {
-                    let how = if V::variant_outcome(&board).is_some() {
-                        "king destroyed"
-                    } else {
-                        "checkmate"
-                    };
-                    (
-                        Some(winner),
-                        format!(
-                            "{} wins by {how}",
-                            if winner.is_white() { "White" } else { "Black" }
-                        ),
-                    )
+                    let how = if V::variant_outcome(&board).is_some() { "king destroyed" } else { "checkmate" };
+                    (Some(winner), format!("{} wins by {how}", if winner.is_white() { "White" } else { "Black" }))
                 }
                 Outcome::Draw if V::count_moves(&board) == 0 => (None, "stalemate".to_string()),
                 Outcome::Draw => (None, "insufficient material".to_string()),
@@ -152,12 +128,7 @@ pub fn play<V: Variant>(
             return finish(moves, winner, Termination::Normal, reason);
         }
         if keys.iter().filter(|&&k| k == board.key()).count() >= 3 {
-            return finish(
-                moves,
-                None,
-                Termination::Normal,
-                "threefold repetition".into(),
-            );
+            return finish(moves, None, Termination::Normal, "threefold repetition".into());
         }
         if board.halfmoves() >= 100 {
             return finish(moves, None, Termination::Normal, "50-move rule".into());
@@ -165,11 +136,7 @@ pub fn play<V: Variant>(
 
         let side = board.turn();
         let idx = if side.is_white() { 0 } else { 1 };
-        let engine: &mut UciEngine = if side.is_white() {
-            &mut *white
-        } else {
-            &mut *black
-        };
+        let engine: &mut UciEngine = if side.is_white() { &mut *white } else { &mut *black };
         let mut pos = format!("position fen {start_fen}");
         if !moves.is_empty() {
             pos.push_str(" moves");
@@ -178,23 +145,13 @@ pub fn play<V: Variant>(
                 pos.push_str(&move_to_uci(*m));
             }
         }
-        let go = format!(
-            "go wtime {} btime {} winc {} binc {}",
-            clock[0].max(1),
-            clock[1].max(1),
-            tc.inc_ms,
-            tc.inc_ms
-        );
+        let go =
+            format!("go wtime {} btime {} winc {} binc {}", clock[0].max(1), clock[1].max(1), tc.inc_ms, tc.inc_ms);
         let sent = engine.send(&pos).and_then(|_| engine.send(&go));
         let started = Instant::now();
         let name = engine.name.clone();
         if let Err(e) = sent {
-            return finish(
-                moves,
-                Some(!side),
-                Termination::Disconnect,
-                format!("{name} disconnects: {e}"),
-            );
+            return finish(moves, Some(!side), Termination::Disconnect, format!("{name} disconnects: {e}"));
         }
         let deadline = started + Duration::from_millis(clock[idx].max(0) as u64 + margin_ms);
         let answer = loop {
@@ -210,31 +167,16 @@ pub fn play<V: Variant>(
             Err(WaitError::Timeout) => {
                 // An engine that cannot mate anyway does not win on time.
                 let winner = (!V::has_insufficient_material(&board, !side)).then_some(!side);
-                return finish(
-                    moves,
-                    winner,
-                    Termination::TimeForfeit,
-                    format!("{name} loses on time"),
-                );
+                return finish(moves, winner, Termination::TimeForfeit, format!("{name} loses on time"));
             }
             Err(WaitError::Disconnected) => {
-                return finish(
-                    moves,
-                    Some(!side),
-                    Termination::Disconnect,
-                    format!("{name} disconnects"),
-                );
+                return finish(moves, Some(!side), Termination::Disconnect, format!("{name} disconnects"));
             }
         };
         clock[idx] -= elapsed;
         if clock[idx] + (margin_ms as i64) < 0 {
             let winner = (!V::has_insufficient_material(&board, !side)).then_some(!side);
-            return finish(
-                moves,
-                winner,
-                Termination::TimeForfeit,
-                format!("{name} loses on time"),
-            );
+            return finish(moves, winner, Termination::TimeForfeit, format!("{name} loses on time"));
         }
         clock[idx] += tc.inc_ms as i64;
         let text = line.split_whitespace().nth(1).unwrap_or("");

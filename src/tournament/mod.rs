@@ -54,10 +54,7 @@ impl MatchConfig {
             engines: Vec::new(),
             variant: VariantKind::Chess,
             games: 2,
-            tc: TimeControl {
-                base_ms: 10_000,
-                inc_ms: 100,
-            },
+            tc: TimeControl { base_ms: 10_000, inc_ms: 100 },
             concurrency: 1,
             openings: None,
             random_plies: 8,
@@ -70,26 +67,17 @@ impl MatchConfig {
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-            let num = |v: String, name: &str| {
-                v.parse::<u64>()
-                    .map_err(|_| format!("{name}: bad number '{v}'"))
-            };
+            let num = |v: String, name: &str| v.parse::<u64>().map_err(|_| format!("{name}: bad number '{v}'"));
             match a.as_str() {
                 "--engine" => cmds.push(value("--engine")?),
                 "--variant" => c.variant = value("--variant")?.parse()?,
-                "--games" => {
-                    c.games = num(value("--games")?, "--games")?.clamp(1, 1_000_000) as u32
-                }
+                "--games" => c.games = num(value("--games")?, "--games")?.clamp(1, 1_000_000) as u32,
                 "--tc" => c.tc = TimeControl::parse(&value("--tc")?)?,
                 "--concurrency" => {
-                    c.concurrency =
-                        num(value("--concurrency")?, "--concurrency")?.clamp(1, 256) as usize
+                    c.concurrency = num(value("--concurrency")?, "--concurrency")?.clamp(1, 256) as usize
                 }
                 "--openings" => c.openings = Some(value("--openings")?),
-                "--random-plies" => {
-                    c.random_plies =
-                        num(value("--random-plies")?, "--random-plies")?.min(200) as u32
-                }
+                "--random-plies" => c.random_plies = num(value("--random-plies")?, "--random-plies")?.min(200) as u32,
                 "--seed" => c.seed = num(value("--seed")?, "--seed")?,
                 "--pgn" => c.pgn = Some(value("--pgn")?),
                 "--sprt" => c.sprt = Some(Sprt::parse(&value("--sprt")?)?),
@@ -97,9 +85,7 @@ impl MatchConfig {
                 "--timemargin" => c.time_margin_ms = num(value("--timemargin")?, "--timemargin")?,
                 "--option" => {
                     let v = value("--option")?;
-                    let (k, val) = v
-                        .split_once('=')
-                        .ok_or(format!("--option: expected NAME=VALUE, got '{v}'"))?;
+                    let (k, val) = v.split_once('=').ok_or(format!("--option: expected NAME=VALUE, got '{v}'"))?;
                     options.push((k.to_string(), val.to_string()));
                 }
                 other => return Err(format!("unknown argument '{other}'\nusage: {USAGE}")),
@@ -112,13 +98,7 @@ impl MatchConfig {
             return Err("--sprt needs exactly two engines".into());
         }
         c.games += c.games % 2;
-        c.engines = cmds
-            .into_iter()
-            .map(|cmd| EngineSpec {
-                cmd,
-                options: options.clone(),
-            })
-            .collect();
+        c.engines = cmds.into_iter().map(|cmd| EngineSpec { cmd, options: options.clone() }).collect();
         Ok(c)
     }
 }
@@ -227,17 +207,12 @@ pub fn run(cfg: &MatchConfig, say: &(dyn Fn(&str) + Sync)) -> Result<MatchSummar
     with_variant!(cfg.variant, V => run_v::<V>(cfg, say))
 }
 
-fn run_v<V: Variant>(
-    cfg: &MatchConfig,
-    say: &(dyn Fn(&str) + Sync),
-) -> Result<MatchSummary, String> {
+fn run_v<V: Variant>(cfg: &MatchConfig, say: &(dyn Fn(&str) + Sync)) -> Result<MatchSummary, String> {
     let n = cfg.engines.len();
     let pairs: Vec<(usize, usize)> = if cfg.gauntlet {
         (1..n).map(|j| (0, j)).collect()
     } else {
-        (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect()
+        (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()
     };
     let n_openings = (cfg.games / 2) as usize;
     let openings: Vec<Board> = match &cfg.openings {
@@ -252,14 +227,7 @@ fn run_v<V: Variant>(
             pair_id += 1;
             for (white, black) in [(a, b), (b, a)] {
                 round += 1;
-                jobs.push_back(Job {
-                    pairing: p,
-                    opening: k % openings.len(),
-                    white,
-                    black,
-                    round,
-                    pair_id,
-                });
+                jobs.push_back(Job { pairing: p, opening: k % openings.len(), white, black, round, pair_id });
             }
         }
     }
@@ -273,10 +241,7 @@ fn run_v<V: Variant>(
     };
     let date = pgn::today();
     let mut summary = MatchSummary {
-        pairings: pairs
-            .iter()
-            .map(|&(a, b)| (a, b, Tally::default()))
-            .collect(),
+        pairings: pairs.iter().map(|&(a, b)| (a, b, Tally::default())).collect(),
         names: cfg.engines.iter().map(|e| e.cmd.clone()).collect(),
         ..MatchSummary::default()
     };
@@ -314,11 +279,8 @@ fn run_v<V: Variant>(
                     }
                     let start = &openings[job.opening];
                     let (record, wn, bn) = if let Some((idx, err)) = failed {
-                        let loser = if idx == job.white {
-                            crate::types::Color::White
-                        } else {
-                            crate::types::Color::Black
-                        };
+                        let loser =
+                            if idx == job.white { crate::types::Color::White } else { crate::types::Color::Black };
                         let r = GameRecord {
                             start: start.clone(),
                             moves: vec![],
@@ -326,11 +288,7 @@ fn run_v<V: Variant>(
                             termination: game::Termination::Disconnect,
                             reason: err,
                         };
-                        let name = |i: usize| {
-                            engines
-                                .get(&i)
-                                .map_or(cfg.engines[i].cmd.clone(), |e| e.name.clone())
-                        };
+                        let name = |i: usize| engines.get(&i).map_or(cfg.engines[i].cmd.clone(), |e| e.name.clone());
                         (r, name(job.white), name(job.black))
                     } else {
                         let mut w = engines.remove(&job.white).expect("started");
@@ -341,15 +299,7 @@ fn run_v<V: Variant>(
                         engines.insert(job.black, b);
                         (r, names.0, names.1)
                     };
-                    if tx
-                        .send(Done {
-                            job,
-                            record,
-                            white_name: wn,
-                            black_name: bn,
-                        })
-                        .is_err()
-                    {
+                    if tx.send(Done { job, record, white_name: wn, black_name: bn }).is_err() {
                         break;
                     }
                 }
@@ -358,33 +308,16 @@ fn run_v<V: Variant>(
         drop(tx);
         let unique = |idx: usize, name: String| -> String {
             let same = cfg.engines.len() > 1
-                && cfg
-                    .engines
-                    .iter()
-                    .enumerate()
-                    .any(|(j, e)| j != idx && e.cmd == cfg.engines[idx].cmd);
-            if same {
-                format!("{name} #{}", idx + 1)
-            } else {
-                name
-            }
+                && cfg.engines.iter().enumerate().any(|(j, e)| j != idx && e.cmd == cfg.engines[idx].cmd);
+            if same { format!("{name} #{}", idx + 1) } else { name }
         };
         for done in rx {
-            let Done {
-                job,
-                record,
-                white_name,
-                black_name,
-            } = done;
-            let (white_name, black_name) =
-                (unique(job.white, white_name), unique(job.black, black_name));
+            let Done { job, record, white_name, black_name } = done;
+            let (white_name, black_name) = (unique(job.white, white_name), unique(job.black, black_name));
             summary.names[job.white] = white_name.clone();
             summary.names[job.black] = black_name.clone();
             summary.games += 1;
-            *summary
-                .terminations
-                .entry(record.termination.pgn())
-                .or_default() += 1;
+            *summary.terminations.entry(record.termination.pgn()).or_default() += 1;
             if let Some(f) = pgn_file.as_mut() {
                 let h = pgn::Header {
                     event: "Fission match",
@@ -398,10 +331,7 @@ fn run_v<V: Variant>(
                 let _ = f.flush();
             }
             // Score from the pairing's first engine's point of view.
-            let (a, b) = (
-                summary.pairings[job.pairing].0,
-                summary.pairings[job.pairing].1,
-            );
+            let (a, b) = (summary.pairings[job.pairing].0, summary.pairings[job.pairing].1);
             let a_score = match record.winner {
                 None => 0.5,
                 Some(c) if c.is_white() == (job.white == a) => 1.0,
@@ -446,14 +376,7 @@ fn run_v<V: Variant>(
                 summary.sprt = Some((verdict, llr));
                 if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
                     say(&line);
-                    say(&format!(
-                        "SPRT: {} accepted",
-                        if verdict == SprtVerdict::AcceptH1 {
-                            "H1"
-                        } else {
-                            "H0"
-                        }
-                    ));
+                    say(&format!("SPRT: {} accepted", if verdict == SprtVerdict::AcceptH1 { "H1" } else { "H0" }));
                     continue;
                 }
             }

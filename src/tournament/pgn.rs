@@ -9,14 +9,13 @@ use crate::variant::Variant;
 
 /// SAN of a legal move `m` on `b` (check `+` and mate `#` by the variant's rules).
 pub fn san<V: Variant>(b: &Board, m: Move) -> String {
+    if !V::STANDARD_NOTATION {
+        return crate::uci::notation::move_to_uci(m);
+    }
     let mut s = String::new();
     let role = b.role_at(m.from()).unwrap_or(Role::Pawn);
     if m.kind() == MoveKind::Castle {
-        s.push_str(if m.to().file() > m.from().file() {
-            "O-O"
-        } else {
-            "O-O-O"
-        });
+        s.push_str(if m.to().file() > m.from().file() { "O-O" } else { "O-O-O" });
     } else {
         let capture = b.occupied().contains(m.to()) || m.kind() == MoveKind::EnPassant;
         if role == Role::Pawn {
@@ -61,11 +60,7 @@ pub fn san<V: Variant>(b: &Board, m: Move) -> String {
     }
     let after = V::play(b, m);
     if V::is_check(&after) {
-        s.push(if V::count_moves(&after) == 0 {
-            '#'
-        } else {
-            '+'
-        });
+        s.push(if V::count_moves(&after) == 0 { '#' } else { '+' });
     }
     s
 }
@@ -95,10 +90,7 @@ pub struct Header<'a> {
 pub fn write_game<V: Variant>(h: &Header<'_>, g: &GameRecord) -> String {
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
     };
     tag(&mut out, "Event", h.event);
     tag(&mut out, "Site", "?");
@@ -136,11 +128,7 @@ pub fn write_game<V: Variant>(h: &Header<'_>, g: &GameRecord) -> String {
             number += 1;
         }
     }
-    text.push_str(&format!(
-        "{{{}}} {}",
-        g.reason.replace(['{', '}'], ""),
-        g.result_str()
-    ));
+    text.push_str(&format!("{{{}}} {}", g.reason.replace(['{', '}'], ""), g.result_str()));
     // Wrap at 80 columns.
     let mut line = String::new();
     for word in text.split(' ') {
@@ -161,9 +149,7 @@ pub fn write_game<V: Variant>(h: &Header<'_>, g: &GameRecord) -> String {
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let days = (secs / 86_400) as i64;
     // Civil-from-days (Howard Hinnant's algorithm).
     let z = days + 719_468;

@@ -24,8 +24,7 @@ pub fn erf(x: f64) -> f64 {
     let x = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
     let y = 1.0
-        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t
-            + 0.254_829_592)
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
             * t
             * (-x * x).exp();
     sign * y
@@ -59,11 +58,7 @@ impl Tally {
         if n == 0.0 {
             return (0.0, 0.0);
         }
-        let (w, d, l) = (
-            self.wins as f64 / n,
-            self.draws as f64 / n,
-            self.losses as f64 / n,
-        );
+        let (w, d, l) = (self.wins as f64 / n, self.draws as f64 / n, self.losses as f64 / n);
         let mu = w + 0.5 * d;
         let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * (0.0 - mu).powi(2);
         let dev = 1.959_964 * (var / n).sqrt();
@@ -102,20 +97,10 @@ pub enum SprtVerdict {
 impl Sprt {
     /// Parses `elo0=0,elo1=10,alpha=0.05,beta=0.05` (any order; defaults as shown).
     pub fn parse(s: &str) -> Result<Sprt, String> {
-        let mut p = Sprt {
-            elo0: 0.0,
-            elo1: 10.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
+        let mut p = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
         for part in s.split(',').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = part
-                .split_once('=')
-                .ok_or(format!("--sprt: expected key=value, got '{part}'"))?;
-            let v: f64 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("--sprt: bad number '{v}'"))?;
+            let (k, v) = part.split_once('=').ok_or(format!("--sprt: expected key=value, got '{part}'"))?;
+            let v: f64 = v.trim().parse().map_err(|_| format!("--sprt: bad number '{v}'"))?;
             match k.trim() {
                 "elo0" => p.elo0 = v,
                 "elo1" => p.elo1 = v,
@@ -132,10 +117,7 @@ impl Sprt {
 
     /// (lower, upper) log-likelihood-ratio bounds.
     pub fn bounds(&self) -> (f64, f64) {
-        (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
-        )
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
     /// Log-likelihood ratio of H1 against H0 for pentanomial pair counts.
@@ -148,18 +130,8 @@ impl Sprt {
         let pairs: Vec<f64> = pairs.iter().map(|&c| (c as f64).max(1e-3)).collect();
         let n: f64 = pairs.iter().sum();
         // Per-pair score in [0, 1]: 0, 0.25, 0.5, 0.75, 1.
-        let mean: f64 = pairs
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| c * i as f64 / 4.0)
-            .sum::<f64>()
-            / n;
-        let var: f64 = pairs
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| c * (i as f64 / 4.0 - mean).powi(2))
-            .sum::<f64>()
-            / n;
+        let mean: f64 = pairs.iter().enumerate().map(|(i, &c)| c * i as f64 / 4.0).sum::<f64>() / n;
+        let var: f64 = pairs.iter().enumerate().map(|(i, &c)| c * (i as f64 / 4.0 - mean).powi(2)).sum::<f64>() / n;
         if var <= 0.0 {
             return 0.0;
         }

@@ -65,19 +65,12 @@ impl UciEngine {
             }
         });
         let stdin = child.stdin.take();
-        let mut e = UciEngine {
-            child,
-            stdin,
-            lines: rx,
-            name: spec.cmd.clone(),
-        };
+        let mut e = UciEngine { child, stdin, lines: rx, name: spec.cmd.clone() };
         e.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
         let mut variants_listed = false;
         loop {
-            let line = e
-                .wait_line(deadline)
-                .map_err(|w| format!("'{}' failed the uci handshake: {w:?}", spec.cmd))?;
+            let line = e.wait_line(deadline).map_err(|w| format!("'{}' failed the uci handshake: {w:?}", spec.cmd))?;
             if let Some(n) = line.strip_prefix("id name ") {
                 e.name = n.trim().to_string();
             }
@@ -89,10 +82,7 @@ impl UciEngine {
             }
         }
         if variant != "chess" && !variants_listed {
-            return Err(format!(
-                "'{}' does not list variant {variant} in UCI_Variant",
-                e.name
-            ));
+            return Err(format!("'{}' does not list variant {variant} in UCI_Variant", e.name));
         }
         if variants_listed {
             e.send(&format!("setoption name UCI_Variant value {variant}"))?;

@@ -53,11 +53,7 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(self.0.trailing_zeros() as u8))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros() as u8)) }
     }
     /// The only square of a bitboard known to be non-empty.
     #[inline(always)]

@@ -34,10 +34,7 @@ const SQ_MASK: u32 = 63;
 const PROMO_MASK: u32 = 7;
 const KIND_MASK: u32 = 15;
 
-const _: () = assert!(
-    TO2_SHIFT + 6 == 31,
-    "move fields must fit below the promote-second bit"
-);
+const _: () = assert!(TO2_SHIFT + 6 == 31, "move fields must fit below the promote-second bit");
 const _: () = assert!(std::mem::size_of::<Move>() == 4);
 
 /// What kind of move this is. Chess and atomic use the first four; the others
@@ -80,11 +77,7 @@ impl Move {
 
     #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
-        Move(
-            (from.u8() as u32) << FROM_SHIFT
-                | (to.u8() as u32) << TO_SHIFT
-                | (kind as u32) << KIND_SHIFT,
-        )
+        Move((from.u8() as u32) << FROM_SHIFT | (to.u8() as u32) << TO_SHIFT | (kind as u32) << KIND_SHIFT)
     }
 
     #[inline(always)]
@@ -168,13 +161,7 @@ impl fmt::Debug for Move {
             write!(f, "={}", r.char())?;
         }
         if !matches!(self.kind(), MoveKind::Normal) {
-            write!(
-                f,
-                " {:?} {}{}",
-                self.kind(),
-                self.second_from(),
-                self.second_to()
-            )?;
+            write!(f, " {:?} {}{}", self.kind(), self.second_from(), self.second_to())?;
         }
         write!(f, ")")
     }

@@ -54,14 +54,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
+    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
     /// Promotion choices, in the order move generators emit them.
     pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
@@ -139,20 +132,12 @@ impl Piece {
     /// FEN letter: uppercase for white.
     pub fn char(self) -> char {
         let c = self.role.char();
-        if self.color.is_white() {
-            c.to_ascii_uppercase()
-        } else {
-            c
-        }
+        if self.color.is_white() { c.to_ascii_uppercase() } else { c }
     }
 
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         Some(Piece { color, role })
     }
 }

@@ -105,11 +105,7 @@ impl Square {
     #[inline(always)]
     pub const fn offset(self, delta: i8) -> Option<Square> {
         let v = self.0 as i8 + delta;
-        if v >= 0 && v < 64 {
-            Some(Square(v as u8))
-        } else {
-            None
-        }
+        if v >= 0 && v < 64 { Some(Square(v as u8)) } else { None }
     }
 
     /// Steps by (file, rank) if the target is on the board.
@@ -117,11 +113,7 @@ impl Square {
     pub const fn step(self, df: i8, dr: i8) -> Option<Square> {
         let f = (self.0 & 7) as i8 + df;
         let r = (self.0 >> 3) as i8 + dr;
-        if f >= 0 && f < 8 && r >= 0 && r < 8 {
-            Some(Square((r * 8 + f) as u8))
-        } else {
-            None
-        }
+        if f >= 0 && f < 8 && r >= 0 && r < 8 { Some(Square((r * 8 + f) as u8)) } else { None }
     }
 
     /// The same square seen from the other side (a1 <-> a8).

@@ -113,10 +113,7 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
                     Some(n)
                 }
                 None => {
-                    go.warnings.push(format!(
-                        "ignoring go {name}: bad value '{}'",
-                        v.unwrap_or("")
-                    ));
+                    go.warnings.push(format!("ignoring go {name}: bad value '{}'", v.unwrap_or("")));
                     if v.is_some_and(|v| !GO_KEYWORDS.contains(&v)) {
                         i += 1;
                     }
@@ -141,9 +138,7 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
             "perft" => {
                 return match args.get(i).copied().and_then(parse_int) {
                     Some(n) if (0..=64).contains(&n) => Ok(Command::Perft(n as u32)),
-                    _ => Err(ParseError::Malformed(
-                        "go perft needs a depth from 0 to 64".into(),
-                    )),
+                    _ => Err(ParseError::Malformed("go perft needs a depth from 0 to 64".into())),
                 };
             }
             "searchmoves" => {
@@ -152,9 +147,7 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
                     i += 1;
                 }
             }
-            other => go
-                .warnings
-                .push(format!("ignoring unknown go parameter '{other}'")),
+            other => go.warnings.push(format!("ignoring unknown go parameter '{other}'")),
         }
     }
     Ok(Command::Go(go))
@@ -163,36 +156,23 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
 fn parse_position(args: &[&str]) -> Result<Command, ParseError> {
     let moves_at = args.iter().position(|&t| t == "moves");
     let (head, moves) = match moves_at {
-        Some(k) => (
-            &args[..k],
-            args[k + 1..].iter().map(|s| s.to_string()).collect(),
-        ),
+        Some(k) => (&args[..k], args[k + 1..].iter().map(|s| s.to_string()).collect()),
         None => (args, Vec::new()),
     };
     match head.first().copied() {
         Some("startpos") if head.len() == 1 => Ok(Command::Position { fen: None, moves }),
-        Some("startpos") => Err(ParseError::Malformed(format!(
-            "Invalid position: unexpected '{}' after startpos",
-            head[1..].join(" ")
-        ))),
-        Some("fen") if head.len() > 1 => Ok(Command::Position {
-            fen: Some(head[1..].join(" ")),
-            moves,
-        }),
-        Some("fen") => Err(ParseError::Malformed(
-            "Invalid FEN: missing after 'position fen'".into(),
-        )),
-        _ => Err(ParseError::Malformed(
-            "Invalid position: expected 'startpos' or 'fen <FEN>'".into(),
-        )),
+        Some("startpos") => {
+            Err(ParseError::Malformed(format!("Invalid position: unexpected '{}' after startpos", head[1..].join(" "))))
+        }
+        Some("fen") if head.len() > 1 => Ok(Command::Position { fen: Some(head[1..].join(" ")), moves }),
+        Some("fen") => Err(ParseError::Malformed("Invalid FEN: missing after 'position fen'".into())),
+        _ => Err(ParseError::Malformed("Invalid position: expected 'startpos' or 'fen <FEN>'".into())),
     }
 }
 
 fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
     if args.first() != Some(&"name") {
-        return Err(ParseError::Malformed(
-            "setoption: expected 'name <id> [value <x>]'".into(),
-        ));
+        return Err(ParseError::Malformed("setoption: expected 'name <id> [value <x>]'".into()));
     }
     let rest = &args[1..];
     let (name, value) = match rest.iter().position(|&t| t == "value") {
@@ -200,9 +180,7 @@ fn parse_setoption(args: &[&str]) -> Result<Command, ParseError> {
         None => (rest.join(" "), None),
     };
     if name.is_empty() {
-        return Err(ParseError::Malformed(
-            "setoption: missing option name".into(),
-        ));
+        return Err(ParseError::Malformed("setoption: missing option name".into()));
     }
     Ok(Command::SetOption { name, value })
 }
@@ -215,11 +193,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     };
     let trimmed = line.trim();
     let no_args = |c: Command| {
-        if args.is_empty() {
-            Ok(c)
-        } else {
-            Err(ParseError::Unknown(trimmed.to_string()))
-        }
+        if args.is_empty() { Ok(c) } else { Err(ParseError::Unknown(trimmed.to_string())) }
     };
     match head {
         "uci" => no_args(Command::Uci),
@@ -234,9 +208,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "debug" => match args {
             ["on"] => Ok(Command::Debug(true)),
             ["off"] => Ok(Command::Debug(false)),
-            _ => Err(ParseError::Malformed(
-                "debug: expected 'on' or 'off'".into(),
-            )),
+            _ => Err(ParseError::Malformed("debug: expected 'on' or 'off'".into())),
         },
         "setoption" => parse_setoption(args),
         "position" => parse_position(args),
@@ -247,9 +219,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
                 Some(n) if (1..=64).contains(&n) => Ok(Command::Bench(Some(n as u32))),
                 _ => Err(ParseError::Malformed("bench: depth must be 1 to 64".into())),
             },
-            _ => Err(ParseError::Malformed(
-                "bench: expected at most a depth".into(),
-            )),
+            _ => Err(ParseError::Malformed("bench: expected at most a depth".into())),
         },
         _ => Err(ParseError::Unknown(trimmed.to_string())),
     }
@@ -261,9 +231,9 @@ mod tests {
 
     #[test]
     fn go_in_any_order() {
-        let Ok(Command::Go(g)) = parse(
-            "go movetime 100 wtime 5000 btime -20 infinite depth 7 searchmoves e2e4 d2d4 ponder",
-        ) else {
+        let Ok(Command::Go(g)) =
+            parse("go movetime 100 wtime 5000 btime -20 infinite depth 7 searchmoves e2e4 d2d4 ponder")
+        else {
             panic!()
         };
         assert_eq!(g.movetime, Some(100));
@@ -277,20 +247,14 @@ mod tests {
 
     #[test]
     fn go_with_bad_values_still_searches() {
-        let Ok(Command::Go(g)) = parse("go depth x wtime 99999999999999999999999 nodes 5") else {
-            panic!()
-        };
+        let Ok(Command::Go(g)) = parse("go depth x wtime 99999999999999999999999 nodes 5") else { panic!() };
         assert_eq!(g.depth, None);
         assert_eq!(g.wtime, None);
         assert_eq!(g.nodes, Some(5));
         assert_eq!(g.warnings.len(), 2);
-        let Ok(Command::Go(g)) = parse("go depth") else {
-            panic!()
-        };
+        let Ok(Command::Go(g)) = parse("go depth") else { panic!() };
         assert_eq!(g.depth, None);
-        let Ok(Command::Go(g)) = parse("go depth 256 ") else {
-            panic!()
-        };
+        let Ok(Command::Go(g)) = parse("go depth 256 ") else { panic!() };
         assert_eq!(g.depth, Some(256));
     }
 
@@ -298,54 +262,33 @@ mod tests {
     fn position_forms() {
         assert_eq!(
             parse(" position  startpos moves e2e4\te7e5\r"),
-            Ok(Command::Position {
-                fen: None,
-                moves: vec!["e2e4".into(), "e7e5".into()]
-            })
+            Ok(Command::Position { fen: None, moves: vec!["e2e4".into(), "e7e5".into()] })
         );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1"),
-            Ok(Command::Position {
-                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
-                moves: vec![]
-            })
+            Ok(Command::Position { fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()), moves: vec![] })
         );
         assert!(matches!(parse("position"), Err(ParseError::Malformed(_))));
-        assert!(matches!(
-            parse("position fen"),
-            Err(ParseError::Malformed(_))
-        ));
+        assert!(matches!(parse("position fen"), Err(ParseError::Malformed(_))));
     }
 
     #[test]
     fn setoption_names_with_spaces() {
         assert_eq!(
             parse("setoption name Move Overhead value 30"),
-            Ok(Command::SetOption {
-                name: "Move Overhead".into(),
-                value: Some("30".into())
-            })
+            Ok(Command::SetOption { name: "Move Overhead".into(), value: Some("30".into()) })
         );
         assert_eq!(
             parse("setoption name Clear Hash"),
-            Ok(Command::SetOption {
-                name: "Clear Hash".into(),
-                value: None
-            })
+            Ok(Command::SetOption { name: "Clear Hash".into(), value: None })
         );
     }
 
     #[test]
     fn unknown_and_empty() {
         assert_eq!(parse("   "), Err(ParseError::Empty));
-        assert_eq!(
-            parse("hello world"),
-            Err(ParseError::Unknown("hello world".into()))
-        );
+        assert_eq!(parse("hello world"), Err(ParseError::Unknown("hello world".into())));
         assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
-        assert_eq!(
-            parse("isready now"),
-            Err(ParseError::Unknown("isready now".into()))
-        );
+        assert_eq!(parse("isready now"), Err(ParseError::Unknown("isready now".into())));
     }
 }

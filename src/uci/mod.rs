@@ -90,10 +90,7 @@ impl Reporter for UciReporter {
     }
 
     fn currmove(&self, depth: u32, mv: crate::types::Move, number: usize) {
-        self.out.line(&format!(
-            "info depth {depth} currmove {} currmovenumber {number}",
-            move_to_uci(mv)
-        ));
+        self.out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", move_to_uci(mv)));
     }
 }
 
@@ -106,11 +103,7 @@ pub struct Uci {
 
 impl Uci {
     pub fn new(out: Output) -> Uci {
-        Uci {
-            engine: Engine::new(),
-            out,
-            debug: false,
-        }
+        Uci { engine: Engine::new(), out, debug: false }
     }
 
     pub fn engine(&self) -> &Engine {
@@ -134,7 +127,8 @@ impl Uci {
     fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Uci => {
-                self.out.line(&format!("id name {ENGINE_NAME}"));
+                let suffix = if self.engine.options.greedy { " (greedy)" } else { "" };
+                self.out.line(&format!("id name {ENGINE_NAME}{suffix}"));
                 self.out.line(&format!("id author {ENGINE_AUTHOR}"));
                 for o in options::declarations() {
                     self.out.line(&o);
@@ -157,19 +151,13 @@ impl Uci {
             Command::PonderHit => self.engine.ponderhit(),
             Command::Display => self.display(),
             Command::Eval => {
-                self.out.line(&format!(
-                    "Static evaluation: {} (side to move)",
-                    self.engine.evaluate()
-                ));
+                self.out.line(&format!("Static evaluation: {} (side to move)", self.engine.evaluate()));
             }
             Command::Bench(depth) => {
                 self.engine.stop();
                 let r = bench::run(depth, |_, _, _| {});
                 self.out.line(&format!("Nodes searched: {}", r.nodes));
-                self.out.line(&format!(
-                    "Nodes/second: {}",
-                    r.nodes * 1000 / r.millis.max(1)
-                ));
+                self.out.line(&format!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1)));
             }
             Command::Quit => {}
         }
@@ -187,8 +175,7 @@ impl Uci {
             }
             OptionChange::Hash(mb) => {
                 if let Err(e) = self.engine.set_hash(mb) {
-                    self.out
-                        .info_string(&format!("{e}; keeping the previous hash table"));
+                    self.out.info_string(&format!("{e}; keeping the previous hash table"));
                 }
             }
             OptionChange::ClearHash => self.engine.clear_hash(),
@@ -215,9 +202,7 @@ impl Uci {
         for text in &go.searchmoves {
             match legal.iter().find(|&&m| move_to_uci(m) == *text) {
                 Some(&m) => searchmoves.push(m),
-                None => self
-                    .out
-                    .info_string(&format!("ignoring searchmoves {text}: not a legal move")),
+                None => self.out.info_string(&format!("ignoring searchmoves {text}: not a legal move")),
             }
         }
         if legal.is_empty() {
@@ -225,10 +210,7 @@ impl Uci {
             let lost = with_variant!(self.engine.variant(), V => {
                 matches!(<V as crate::variant::Variant>::outcome(self.engine.board()), Some(Outcome::Decisive { .. }))
             });
-            self.out.line(&format!(
-                "info depth 0 score {}",
-                if lost { "mate 0" } else { "cp 0" }
-            ));
+            self.out.line(&format!("info depth 0 score {}", if lost { "mate 0" } else { "cp 0" }));
             self.out.line("bestmove (none)");
             return;
         }
@@ -249,19 +231,13 @@ impl Uci {
             searchmoves,
         };
         let out = self.out.clone();
-        let reporter = Arc::new(UciReporter {
-            out: self.out.clone(),
-        });
+        let reporter = Arc::new(UciReporter { out: self.out.clone() });
         self.engine.go(
             limits,
             reporter,
             Box::new(move |r| match r.best {
                 Some(best) => match r.ponder {
-                    Some(p) => out.line(&format!(
-                        "bestmove {} ponder {}",
-                        move_to_uci(best),
-                        move_to_uci(p)
-                    )),
+                    Some(p) => out.line(&format!("bestmove {} ponder {}", move_to_uci(best), move_to_uci(p))),
                     None => out.line(&format!("bestmove {}", move_to_uci(best))),
                 },
                 None => out.line("bestmove (none)"),
@@ -315,8 +291,9 @@ impl Uci {
 
 /// Runs a UCI session on `input` until `quit` or end of input. Lines that
 /// are not valid UTF-8 are read lossily (and then rejected as unknown).
-pub fn run(mut input: impl BufRead, out: Output) {
+pub fn run(mut input: impl BufRead, out: Output, greedy: bool) {
     let mut uci = Uci::new(out);
+    uci.engine.options.greedy = greedy;
     let mut buf = Vec::new();
     loop {
         buf.clear();

@@ -22,10 +22,7 @@ pub enum OptionChange {
 
 /// The `option ...` lines printed after `uci`.
 pub fn declarations() -> Vec<String> {
-    let vars: Vec<String> = VariantKind::ALL
-        .iter()
-        .map(|v| format!("var {}", v.name()))
-        .collect();
+    let vars: Vec<String> = VariantKind::ALL.iter().map(|v| format!("var {}", v.name())).collect();
     vec![
         format!("option name Threads type spin default 1 min 1 max {THREADS_MAX}"),
         format!("option name Hash type spin default 16 min 1 max {HASH_MAX_MB}"),
@@ -33,23 +30,17 @@ pub fn declarations() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
         format!("option name Move Overhead type spin default 10 min 0 max {MOVE_OVERHEAD_MAX}"),
-        format!(
-            "option name UCI_Variant type combo default {} {}",
-            VariantKind::Chess.name(),
-            vars.join(" ")
-        ),
+        format!("option name UCI_Variant type combo default {} {}", VariantKind::Chess.name(), vars.join(" ")),
     ]
 }
 
 fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
     let v = value.map(str::trim).unwrap_or("");
-    let n: i64 = v.parse().map_err(|_| {
-        format!("Invalid value for option {name}: '{v}' (expected an integer from {min} to {max})")
-    })?;
+    let n: i64 = v
+        .parse()
+        .map_err(|_| format!("Invalid value for option {name}: '{v}' (expected an integer from {min} to {max})"))?;
     if !(min..=max).contains(&n) {
-        return Err(format!(
-            "Invalid value for option {name}: {n} is outside {min}..{max}"
-        ));
+        return Err(format!("Invalid value for option {name}: {n} is outside {min}..{max}"));
     }
     Ok(n)
 }
@@ -64,18 +55,13 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Str
                 .map(OptionChange::Variant)
                 .map_err(|e| format!("Invalid value for option UCI_Variant: {e}"))
         }
-        "hash" => {
-            spin("Hash", value, 1, HASH_MAX_MB as i64).map(|n| OptionChange::Hash(n as usize))
-        }
+        "hash" => spin("Hash", value, 1, HASH_MAX_MB as i64).map(|n| OptionChange::Hash(n as usize)),
         "clear hash" => Ok(OptionChange::ClearHash),
-        "threads" => {
-            spin("Threads", value, 1, THREADS_MAX as i64).map(|n| OptionChange::Threads(n as usize))
+        "threads" => spin("Threads", value, 1, THREADS_MAX as i64).map(|n| OptionChange::Threads(n as usize)),
+        "multipv" => spin("MultiPV", value, 1, MULTIPV_MAX as i64).map(|n| OptionChange::MultiPv(n as usize)),
+        "move overhead" => {
+            spin("Move Overhead", value, 0, MOVE_OVERHEAD_MAX as i64).map(|n| OptionChange::MoveOverhead(n as u64))
         }
-        "multipv" => {
-            spin("MultiPV", value, 1, MULTIPV_MAX as i64).map(|n| OptionChange::MultiPv(n as usize))
-        }
-        "move overhead" => spin("Move Overhead", value, 0, MOVE_OVERHEAD_MAX as i64)
-            .map(|n| OptionChange::MoveOverhead(n as u64)),
         "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
             Some("true") => Ok(OptionChange::Ponder(true)),
             Some("false") => Ok(OptionChange::Ponder(false)),

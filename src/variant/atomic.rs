@@ -56,9 +56,7 @@ fn checkers_on(b: &Board, ksq: Square, us: Color, occ: Bitboard, their_king: Squ
 /// square, and every non-pawn next to it. (En passant adds its victim.)
 #[inline(always)]
 fn blast(b: &Board, from: Square, to: Square) -> Bitboard {
-    (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn))
-        .with(to)
-        .with(from)
+    (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn)).with(to).with(from)
 }
 
 /// Per-position facts that every capture test needs.
@@ -77,11 +75,7 @@ impl CaptureJudge<'_> {
     /// already excluded explosions next to our king.
     #[inline(always)]
     fn legal(&self, removed: Bitboard, to: Square) -> bool {
-        if self.kings_touch
-            || king_attacks(self.their_king)
-                .with(self.their_king)
-                .contains(to)
-        {
+        if self.kings_touch || king_attacks(self.their_king).with(self.their_king).contains(to) {
             return true;
         }
         if !self.in_check && (removed & self.rays).is_empty() {
@@ -148,14 +142,7 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     };
     // Captures: never next to our own king (it would explode).
     let capture_mask = theirs & !king_attacks(ksq);
-    let judge = CaptureJudge {
-        b,
-        ksq,
-        their_king,
-        kings_touch,
-        in_check: checkers.any(),
-        rays,
-    };
+    let judge = CaptureJudge { b, ksq, their_king, kings_touch, in_check: checkers.any(), rays };
 
     // Pieces: quiet targets through the masks; captures judged one by one.
     // Pinned pieces may capture off their line (the blast may remove the
@@ -170,34 +157,16 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     // Pawns: pushes through the masks, captures judged one by one.
     let pawns = b.pieces(us, Role::Pawn);
     let empty = !occ;
-    movegen::pawn_moves(
-        us,
-        pawns & !pinned,
-        empty,
-        quiet_mask,
-        Bitboard::EMPTY,
-        sink,
-    );
+    movegen::pawn_moves(us, pawns & !pinned, empty, quiet_mask, Bitboard::EMPTY, sink);
     for p in pawns & pinned {
         let ray = quiet_mask & attacks::line(ksq, p);
-        movegen::pawn_moves(
-            us,
-            Bitboard::from_square(p),
-            empty,
-            ray,
-            Bitboard::EMPTY,
-            sink,
-        );
+        movegen::pawn_moves(us, Bitboard::from_square(p), empty, ray, Bitboard::EMPTY, sink);
     }
     let d = movegen::up(us);
     for from in pawns {
         let targets = attacks::pawn_attacks(us, from) & capture_mask;
         for to in judge.filter(from, targets) {
-            sink.pawns(
-                Bitboard::from_square(to),
-                to.u8() as i8 - from.u8() as i8,
-                MoveKind::Normal,
-            );
+            sink.pawns(Bitboard::from_square(to), to.u8() as i8 - from.u8() as i8, MoveKind::Normal);
         }
     }
 
@@ -214,8 +183,7 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     }
 
     movegen::castling(b, ksq, sink, |s, occ| {
-        !near_their_king.contains(s)
-            && (b.attackers_to(s, them_c, occ) & !b.by_role(Role::King)).any()
+        !near_their_king.contains(s) && (b.attackers_to(s, them_c, occ) & !b.by_role(Role::King)).any()
     });
 }
 
@@ -278,10 +246,7 @@ impl Variant for Atomic {
 
     fn play(b: &Board, m: Move) -> Board {
         let nb = make(b, m);
-        debug_assert!(
-            nb.is_consistent() && nb.key() == nb.compute_key(),
-            "{m:?} on {b:?}"
-        );
+        debug_assert!(nb.is_consistent() && nb.key() == nb.compute_key(), "{m:?} on {b:?}");
         nb
     }
 
@@ -294,10 +259,7 @@ impl Variant for Atomic {
     }
 
     fn variant_outcome(b: &Board) -> Option<Outcome> {
-        Color::ALL
-            .into_iter()
-            .find(|&c| b.king(c).is_none())
-            .map(|c| Outcome::Decisive { winner: !c })
+        Color::ALL.into_iter().find(|&c| b.king(c).is_none()).map(|c| Outcome::Decisive { winner: !c })
     }
 
     /// The atomic table (as lichess and shakmaty have it): a bare king cannot
@@ -333,8 +295,7 @@ impl Variant for Atomic {
         if b.by_role(Role::Queen).any() || b.by_role(Role::Pawn).any() {
             return false;
         }
-        let minors_rooks =
-            b.by_role(Role::Knight) | b.by_role(Role::Bishop) | b.by_role(Role::Rook);
+        let minors_rooks = b.by_role(Role::Knight) | b.by_role(Role::Bishop) | b.by_role(Role::Rook);
         if minors_rooks.count() == 1 {
             return true;
         }

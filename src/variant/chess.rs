@@ -118,16 +118,13 @@ fn chess_insufficient(b: &Board, color: Color) -> bool {
     let theirs = b.by_color(!color);
     if (ours & b.by_role(Role::Knight)).any() {
         // A lone knight mates only if the defender has pieces to block his own king.
-        return ours.count() <= 2
-            && (theirs & !b.by_role(Role::King) & !b.by_role(Role::Queen)).is_empty();
+        return ours.count() <= 2 && (theirs & !b.by_role(Role::King) & !b.by_role(Role::Queen)).is_empty();
     }
     if (ours & b.by_role(Role::Bishop)).any() {
         let bishops = b.by_role(Role::Bishop);
-        let same_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
-            || (bishops & !Bitboard::DARK_SQUARES).is_empty();
-        return same_colour
-            && b.by_role(Role::Knight).is_empty()
-            && b.by_role(Role::Pawn).is_empty();
+        let same_colour =
+            (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & !Bitboard::DARK_SQUARES).is_empty();
+        return same_colour && b.by_role(Role::Knight).is_empty() && b.by_role(Role::Pawn).is_empty();
     }
     true
 }
@@ -168,17 +165,12 @@ impl Variant for Chess {
 
     fn play(b: &Board, m: Move) -> Board {
         let nb = make_standard(b, m);
-        debug_assert!(
-            nb.is_consistent() && nb.key() == nb.compute_key(),
-            "{m:?} on {b:?}"
-        );
+        debug_assert!(nb.is_consistent() && nb.key() == nb.compute_key(), "{m:?} on {b:?}");
         nb
     }
 
     fn checkers(b: &Board) -> Bitboard {
-        b.king(b.turn()).map_or(Bitboard::EMPTY, |k| {
-            b.attackers_to(k, !b.turn(), b.occupied())
-        })
+        b.king(b.turn()).map_or(Bitboard::EMPTY, |k| b.attackers_to(k, !b.turn(), b.occupied()))
     }
 
     fn has_insufficient_material(b: &Board, color: Color) -> bool {

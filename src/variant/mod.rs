@@ -12,9 +12,11 @@
 pub mod atomic;
 pub mod chess;
 pub mod movegen;
+pub mod push;
 
 pub use atomic::Atomic;
 pub use chess::Chess;
+pub use push::Push;
 
 use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveList};
@@ -32,6 +34,10 @@ pub enum Outcome {
 pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Name as listed in the `UCI_Variant` option.
     const NAME: &'static str;
+
+    /// Whether standard algebraic notation describes this variant's moves
+    /// (PGN movetext falls back to UCI notation otherwise).
+    const STANDARD_NOTATION: bool = true;
 
     /// The start position.
     fn start_fen() -> &'static str {
@@ -85,8 +91,7 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
 
     /// Both sides lack mating material: a draw.
     fn is_insufficient_material(b: &Board) -> bool {
-        Self::has_insufficient_material(b, Color::White)
-            && Self::has_insufficient_material(b, Color::Black)
+        Self::has_insufficient_material(b, Color::White) && Self::has_insufficient_material(b, Color::Black)
     }
 
     /// The outcome of the game if it is over by the rules visible on the board
@@ -97,11 +102,7 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
             return Some(o);
         }
         if Self::count_moves(b) == 0 {
-            return Some(if Self::is_check(b) {
-                Outcome::Decisive { winner: !b.turn() }
-            } else {
-                Outcome::Draw
-            });
+            return Some(if Self::is_check(b) { Outcome::Decisive { winner: !b.turn() } } else { Outcome::Draw });
         }
         Self::is_insufficient_material(b).then_some(Outcome::Draw)
     }
@@ -121,15 +122,17 @@ pub enum VariantKind {
     #[default]
     Chess,
     Atomic,
+    Push,
 }
 
 impl VariantKind {
-    pub const ALL: [VariantKind; 2] = [VariantKind::Chess, VariantKind::Atomic];
+    pub const ALL: [VariantKind; 3] = [VariantKind::Chess, VariantKind::Atomic, VariantKind::Push];
 
     pub fn name(self) -> &'static str {
         match self {
             VariantKind::Chess => Chess::NAME,
             VariantKind::Atomic => Atomic::NAME,
+            VariantKind::Push => Push::NAME,
         }
     }
 }
@@ -137,17 +140,10 @@ impl VariantKind {
 impl FromStr for VariantKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        VariantKind::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                let names: Vec<_> = VariantKind::ALL.iter().map(|v| v.name()).collect();
-                format!(
-                    "unknown variant '{}' (known: {})",
-                    s.trim(),
-                    names.join(", ")
-                )
-            })
+        VariantKind::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
+            let names: Vec<_> = VariantKind::ALL.iter().map(|v| v.name()).collect();
+            format!("unknown variant '{}' (known: {})", s.trim(), names.join(", "))
+        })
     }
 }
 
@@ -168,6 +164,10 @@ macro_rules! with_variant {
             }
             $crate::variant::VariantKind::Atomic => {
                 type $V = $crate::variant::Atomic;
+                $body
+            }
+            $crate::variant::VariantKind::Push => {
+                type $V = $crate::variant::Push;
                 $body
             }
         }

@@ -59,8 +59,7 @@ impl Sink for CountSink {
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, _delta: i8, _kind: MoveKind) {
-        self.0 += (targets & !Bitboard::BACKRANKS).count() as u64
-            + 4 * (targets & Bitboard::BACKRANKS).count() as u64;
+        self.0 += (targets & !Bitboard::BACKRANKS).count() as u64 + 4 * (targets & Bitboard::BACKRANKS).count() as u64;
     }
     #[inline(always)]
     fn one(&mut self, _m: Move) {
@@ -188,12 +187,7 @@ impl CastleCandidate {
 /// square may block an attack). This is the order of tests shakmaty uses; for
 /// chess it is equivalent to the textbook rule, for atomic it is the reference.
 #[inline]
-pub fn castling<S: Sink>(
-    b: &Board,
-    ksq: Square,
-    sink: &mut S,
-    attacked: impl Fn(Square, Bitboard) -> bool,
-) {
+pub fn castling<S: Sink>(b: &Board, ksq: Square, sink: &mut S, attacked: impl Fn(Square, Bitboard) -> bool) {
     let us = b.turn();
     let rights = b.castling() & b.pieces(us, Role::Rook);
     if rights.is_empty() {
@@ -225,14 +219,6 @@ pub fn castling<S: Sink>(
         if path.into_iter().any(|s| attacked(s, lifted)) {
             continue;
         }
-        sink.one(
-            CastleCandidate {
-                king: ksq,
-                rook,
-                king_to,
-                rook_to,
-            }
-            .to_move(),
-        );
+        sink.one(CastleCandidate { king: ksq, rook, king_to, rook_to }.to_move());
     }
 }
