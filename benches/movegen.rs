@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fission::perft::perft;
-use fission::{Atomic, Chess, Variant};
+use fission::{Atomic, Chess, Push, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Position};
 use std::hint::black_box;
@@ -48,9 +48,35 @@ fn bench_cases<V: Variant, P: Position + shakmaty::FromSetup + Clone>(c: &mut Cr
     group.finish();
 }
 
+/// Push against our own chess generator on the same positions (no other
+/// implementation of push exists to compare with).
+const PUSH_VS_CHESS: &[Case] = &[
+    Case { name: "start-d4", fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", depth: 4 },
+    Case { name: "kiwipete-d3", fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", depth: 3 },
+];
+
+fn bench_push(c: &mut Criterion) {
+    let mut group = c.benchmark_group("push-vs-chess");
+    group.sample_size(10).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+    for case in PUSH_VS_CHESS {
+        let push = Push::from_fen(case.fen).unwrap();
+        let nodes = perft::<Push>(&push, case.depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("push/{}", case.name), |b| b.iter(|| perft::<Push>(black_box(&push), case.depth)));
+        let chess = Chess::from_fen(case.fen).unwrap();
+        let nodes = perft::<Chess>(&chess, case.depth);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("chess/{}", case.name), |b| {
+            b.iter(|| perft::<Chess>(black_box(&chess), case.depth))
+        });
+    }
+    group.finish();
+}
+
 fn movegen(c: &mut Criterion) {
     bench_cases::<Atomic, shakmaty::variant::Atomic>(c, ATOMIC);
     bench_cases::<Chess, shakmaty::Chess>(c, CHESS);
+    bench_push(c);
 }
 
 criterion_group!(benches, movegen);
