@@ -5,7 +5,7 @@
 mod common;
 
 use fission::uci::notation::{move_to_uci, parse_move};
-use fission::{Atomic, Board, Chess, MoveList, Push, Variant};
+use fission::{Atomic, Board, Chess, Dynamo, MoveList, Push, Variant};
 use std::collections::HashSet;
 
 fn round_trip<V: Variant>(file: &str) -> usize {
@@ -44,6 +44,11 @@ fn atomic_notation_round_trips() {
 #[test]
 fn push_notation_round_trips() {
     assert!(round_trip::<Push>("push.perft") > 10_000);
+}
+
+#[test]
+fn dynamo_notation_round_trips() {
+    assert!(round_trip::<Dynamo>("dynamo.perft") > 10_000);
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 
 use common::{SuiteEntry, load_suite, node_budget};
 use fission::perft::{divide, perft};
-use fission::{Atomic, Chess, Push, Variant};
+use fission::{Atomic, Chess, Dynamo, Push, Variant};
 use rayon::prelude::*;
 
 fn run_suite<V: Variant>(file: &str) {
@@ -39,6 +39,11 @@ fn chess_suite() {
 #[test]
 fn atomic_suite() {
     run_suite::<Atomic>("atomic.perft");
+}
+
+#[test]
+fn dynamo_suite() {
+    run_suite::<Dynamo>("dynamo.perft");
 }
 
 #[test]

@@ -115,7 +115,7 @@ fn one_thread_is_deterministic() {
     let a = bench::run(Some(5), |_, _, _| {});
     let b = bench::run(Some(5), |_, _, _| {});
     assert_eq!(a.nodes, b.nodes);
-    assert_eq!(a.positions, 96);
+    assert_eq!(a.positions, 128);
 }
 
 #[test]

@@ -352,3 +352,34 @@ fn push_games_play_through_uci() {
     let (best, _) = e.bestmove();
     assert_legal::<fission::Push>(None, &["d1d2"], &best);
 }
+
+#[test]
+fn dynamo_turns_play_through_uci() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines.iter().any(|l| l.starts_with("option name UCI_Variant") && l.contains("var dynamo")));
+    e.send("setoption name UCI_Variant value dynamo");
+    e.send("d");
+    let lines = e.until("Checkers:");
+    assert!(lines.iter().any(|l| l == "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 ahah -"), "{lines:?}");
+    // The knight g1 pushes e2 to c3 and follows; then Black's bishop exits.
+    e.send("position startpos moves e2c3,g1e2 f8--");
+    e.send("d");
+    let lines = e.until("Checkers:");
+    let fen = lines.iter().find(|l| l.starts_with("Fen: ")).unwrap();
+    assert_eq!(fen, "Fen: rnbqk1nr/pppppppp/8/8/8/2P5/PPPPNPPP/RNBQKB1R w 2 ahah -/bbf8");
+    e.send("go depth 2");
+    let (best, _) = e.bestmove();
+    let b = fission::Dynamo::from_fen("rnbqk1nr/pppppppp/8/8/8/2P5/PPPPNPPP/RNBQKB1R w 2 ahah -/bbf8").unwrap();
+    assert!(parse_move::<fission::Dynamo>(&b, &best).is_some(), "{best}");
+    // Game over by the site's rule: the only escape pushes the enemy king.
+    e.send("position fen 8/8/8/8/8/8/6k1/7K w 0 iiii -");
+    e.send("go depth 3");
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "(none)");
+    assert!(lines.iter().any(|l| l == "info depth 0 score mate 0"));
+    e.send("go perft 2");
+    let lines = e.until("Nodes searched:");
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0");
+}

@@ -7,7 +7,7 @@ use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
 use crate::tt::TranspositionTable;
-use crate::variant::{Atomic, Chess, Push, Variant};
+use crate::variant::{Atomic, Chess, Dynamo, Push, Variant};
 use std::time::Instant;
 
 /// Default bench depth.
@@ -125,6 +125,42 @@ const PUSH: &[&str] = &[
     "6k1/p4R2/6pp/P7/8/1p1B1PpP/3NKp2/r5B1 b - -",
 ];
 
+/// Dynamo positions (reference 5-field FENs) from its perft suite.
+const DYNAMO: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 ahah -",
+    "rnbqkbnr/ppp1pppp/8/3p4/8/2N5/PPPPPPPP/R1BQKB1R w 0 ahah -",
+    "rnbqk1nr/ppppppbp/6p1/8/3B4/1P6/P1PPPPPP/RN1QKBNR b 0 ahah wbd4/wbb2",
+    "8/4B3/8/8/6Qk/8/4N3/K7 b 0 iiii -",
+    "rnbqk1nr/pppppp1p/6p1/8/3b4/1P6/PBPPPPPP/RN1QKBNR w 0 ahah wbb2.bbd4/wbd4.bbg7",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w 0 ahah -",
+    "2r1k2r/ppp2ppp/2n5/2pp4/3Q4/1B2B2P/P1P2PPb/PN2K1NR w 16 iiih bbh2/bbd6",
+    "4k3/6n1/8/5K2/8/8/8/R6R w 0 iiii -",
+    "8/8/8/8/8/8/6k1/7K w 0 iiii -",
+    "8/8/8/8/8/8/1k6/K7 w 0 iiii -",
+    "4k3/8/8/8/8/8/8/K3P3 w 0 iiii -",
+    "rnbqkbnr/ppp1pppp/8/3p4/8/2N5/PPPPPPPP/R1BQKBNR w 0 ahah -",
+    "3k4/6p1/p1p5/5N2/1p4p1/P7/1P2K3/7P b 55 iiii wnf5/wne3",
+    "1N6/1p5p/3k1p1P/p2P2p1/1P3K2/3p1P1N/7P/8 w 50 iiii bkd6.wpd5/bkd5.wpd4",
+    "1n1qk1nr/1pp2ppp/4b3/3P4/3p1P2/P1N5/2PK1qPP/R1B3NR b 15 iiih wpd5.wnc3/wpc3.wnb1",
+    "pR3p1N/5p2/3p1k2/p1p5/P2P4/2P5/P5P1/5K2 b 47 iiii wrb8.bpf8/wrf8.bpg8",
+    "p7/1p3k2/1p5K/3p4/P2p1PP1/3P3P/8/5P2 w 50 iiii -/wng8",
+    "r3k1nr/ppp2ppp/2n1b3/1B2q3/8/4B1Pp/1PP2P1P/1N1QK3 b 17 iiah wbe3/wpe3.wbc1",
+    "3p4/4k3/1P4p1/2P1P2n/8/1P1PPb2/5K1n/r7 b 47 iiii -/wnh1",
+    "1N3kn1/2p5/pp1P2p1/7p/2P2P2/P7/N3K1P1/1N5P b 31 iiii wke2/wkf2",
+    "2p3k1/5p1p/7P/7Q/p2pK3/3n4/P1P2P1R/P4PP1 w 48 iiii bpf7/bpe5",
+    "2pQkpn1/r1pn1pp1/4p2p/8/8/p2P2P1/R1P1P1PP/1N2K1NR w 20 ihii bpc8/bbc8.bpb7",
+    "4kbn1/1ppn1p2/p4pp1/4qpr1/PP6/7p/1P2PPPP/N3KB1R b 15 ihii wna1/wra1.wnb1",
+    "1k4B1/1pp4p/6R1/4Q3/2b2P1p/2P1K3/5P2/1NB3NR b 37 iiii wrg6/bpf6.wrh6",
+    "rnb1k1br/Ppp2pp1/3p3p/8/3B4/7P/Rp1qPP1R/1NP1KPN1 w 22 iiah bqd2.wbd4/bqd4.wbd5",
+    "2p5/2p3pp/1k4p1/4n1P1/1P6/5b1N/3P1PP1/5K2 b 49 iiii wkf1/wke2",
+    "2rnkB2/2pp1p2/b1p5/8/3P4/8/1PP2PPp/1P1QK1NP w 20 iiii bnd8.brc8/bnb8.bra8",
+    "2Nk4/5p2/1pp3p1/2nP4/1P4K1/2Np2P1/2P2PB1/2P1N3 w 44 iiii wpg3/wpe4",
+    "3k1pBr/rpp3pp/4p3/7P/3p3R/p2P4/PPPK1P2/RN5Q b 15 iiii wqh1/wnd1.wqc1",
+    "1n2k3/2p1pp2/1ppPpnPP/1P5p/1P6/4BP2/6PP/rN2KB1R b 29 ihii wnb1/wnc3",
+    "6q1/3k4/8/p2p1p2/2K1pnp1/P4P2/7Q/8 w 58 iiii bqg8.bpg4/bqg6.bpg3",
+    "6Rr/p4kpp/P4p2/4Bb1p/8/7p/PPP3PK/1N6 w 32 iiii bph3.bbf5/bpd7.bbc8",
+];
+
 /// Result of one bench run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BenchResult {
@@ -158,6 +194,8 @@ pub fn run(depth: Option<u32>, mut each: impl FnMut(&str, &str, u64)) -> BenchRe
     bench_variant::<Chess>(CHESS, depth, &mut out, |f, n| each(Chess::NAME, f, n));
     bench_variant::<Atomic>(ATOMIC, depth, &mut out, |f, n| each(Atomic::NAME, f, n));
     bench_variant::<Push>(PUSH, depth, &mut out, |f, n| each(Push::NAME, f, n));
+    // Dynamo turns are many and expensive to generate: a shallower search.
+    bench_variant::<Dynamo>(DYNAMO, depth.saturating_sub(7).max(1), &mut out, |f, n| each(Dynamo::NAME, f, n));
     out.millis = start.elapsed().as_millis() as u64;
     out
 }
@@ -178,6 +216,11 @@ pub fn positions() -> Vec<(&'static str, Board)> {
     for f in PUSH {
         if let Ok(b) = Push::from_fen(f) {
             v.push((Push::NAME, b));
+        }
+    }
+    for f in DYNAMO {
+        if let Ok(b) = Dynamo::from_fen(f) {
+            v.push((Dynamo::NAME, b));
         }
     }
     v

@@ -27,4 +27,4 @@ pub mod variant;
 
 pub use board::{Board, FenError};
 pub use types::{Bitboard, Color, Move, MoveList, Piece, Role, Square};
-pub use variant::{Atomic, Chess, Outcome, Push, Variant, VariantKind};
+pub use variant::{Atomic, Chess, Dynamo, Outcome, Push, Variant, VariantKind};

@@ -72,6 +72,14 @@ impl Board {
     /// square are dropped; an en-passant square that no pawn can capture on is
     /// dropped (as Stockfish does), so that equal positions get equal keys.
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let b = Board::from_fen_relaxed(fen)?;
+        b.check_material()?;
+        Ok(b)
+    }
+
+    /// As [`Board::from_fen`], but pawns may stand on the back ranks (Dynamo
+    /// pushes pawns back to their first rank).
+    pub fn from_fen_relaxed(fen: &str) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
@@ -154,7 +162,11 @@ impl Board {
             b.fullmoves = parse_counter(fields[5])?.max(1);
         }
 
-        b.check_material()?;
+        for c in Color::ALL {
+            if b.pieces(c, Role::King).more_than_one() {
+                return Err(FenError::TooManyKings(c));
+            }
+        }
         b.key = b.compute_key();
         Ok(b)
     }
@@ -172,15 +184,10 @@ impl Board {
         ok.then_some(sq)
     }
 
-    /// Variant-independent material checks.
+    /// No pawn on a back rank (every variant but Dynamo).
     fn check_material(&self) -> Result<(), FenError> {
         if let Some(sq) = (self.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
             return Err(FenError::PawnOnBackRank(sq));
-        }
-        for c in Color::ALL {
-            if self.pieces(c, Role::King).more_than_one() {
-                return Err(FenError::TooManyKings(c));
-            }
         }
         Ok(())
     }

@@ -27,6 +27,9 @@ pub struct Board {
     ep_square: Option<Square>,
     halfmoves: u32,
     fullmoves: u32,
+    /// Variant state beyond the board (Dynamo: castling flags and the last
+    /// turn's record), opaque here; zero for the other variants. Hashed.
+    extra: u64,
     key: u64,
 }
 
@@ -43,6 +46,7 @@ impl Board {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            extra: 0,
             key: 0,
         }
     }
@@ -221,10 +225,23 @@ impl Board {
         self.key ^= zobrist::side_key();
     }
 
-    /// Mixes variant state into the key (e.g. Dynamo's last turn).
+    /// Variant state beyond the board (see the field's doc).
     #[inline(always)]
-    pub fn toggle_extra_key(&mut self, k: u64) {
-        self.key ^= k;
+    pub fn extra(&self) -> u64 {
+        self.extra
+    }
+
+    /// Replaces the variant state (key updated).
+    #[inline(always)]
+    pub fn set_extra(&mut self, v: u64) {
+        self.key ^= zobrist::extra_key(self.extra) ^ zobrist::extra_key(v);
+        self.extra = v;
+    }
+
+    /// Sets the move counters directly (variants with their own counting).
+    pub fn set_counters(&mut self, halfmoves: u32, fullmoves: u32) {
+        self.halfmoves = halfmoves;
+        self.fullmoves = fullmoves;
     }
 
     /// Recomputes the key from scratch (debug checks and FEN parsing).
@@ -242,7 +259,7 @@ impl Board {
         if self.turn == Color::Black {
             k ^= zobrist::side_key();
         }
-        k
+        k ^ zobrist::extra_key(self.extra)
     }
 
     /// Checks internal consistency: bitboards agree with the mailbox.

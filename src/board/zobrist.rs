@@ -11,13 +11,11 @@ const fn splitmix(state: u64) -> (u64, u64) {
 }
 
 /// Key counts: 12 pieces x 64 squares, 64 castling-rook squares, 8 en-passant
-/// files, 1 side key, and 64 x 2 extra keys that variants may use for state
-/// beyond the board (e.g. a remembered last move).
+/// files, 1 side key (also the salt of the extra-state key).
 const PIECE_KEYS: usize = 12 * 64;
 const CASTLE_KEYS: usize = 64;
 const EP_KEYS: usize = 8;
-const EXTRA_KEYS: usize = 128;
-const TOTAL: usize = PIECE_KEYS + CASTLE_KEYS + EP_KEYS + 1 + EXTRA_KEYS;
+const TOTAL: usize = PIECE_KEYS + CASTLE_KEYS + EP_KEYS + 1;
 
 const fn make_keys() -> [u64; TOTAL] {
     let mut keys = [0u64; TOTAL];
@@ -61,8 +59,15 @@ pub fn side_key() -> u64 {
     KEYS[PIECE_KEYS + CASTLE_KEYS + EP_KEYS]
 }
 
-/// Extra keys for variant state (two per square).
+/// Key of a variant's extra state (0 for none): a bijective mix, so that
+/// different states give unrelated keys.
 #[inline(always)]
-pub fn extra_key(slot: usize, sq: Square) -> u64 {
-    KEYS[PIECE_KEYS + CASTLE_KEYS + EP_KEYS + 1 + (slot & 1) * 64 + sq.index()]
+pub fn extra_key(state: u64) -> u64 {
+    if state == 0 {
+        return 0;
+    }
+    let mut z = state ^ KEYS[PIECE_KEYS + CASTLE_KEYS + EP_KEYS];
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -7,6 +7,7 @@
 mod atomic;
 mod chess;
 mod common;
+mod dynamo;
 mod push;
 pub mod weights;
 

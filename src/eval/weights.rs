@@ -40,3 +40,14 @@ pub const ATOMIC_KINGS_TOUCH: i32 = 15;
 
 /// Push: each enemy attack (orthodox or push) on a square next to our king.
 pub const PUSH_ZONE_ATTACK: i32 = -6;
+
+/// Dynamo piece values (material only leaves the board by exits).
+pub const DYNAMO_VALUES: [(i32, i32); 6] = [(100, 120), (300, 300), (320, 320), (450, 500), (900, 950), (0, 0)];
+/// Dynamo: a king on an edge square (one push from leaving).
+pub const DYNAMO_KING_ON_EDGE: i32 = -80;
+/// Dynamo: a king on the second ring.
+pub const DYNAMO_KING_NEAR_EDGE: i32 = -25;
+/// Dynamo: each enemy slider seeing our king along its own lines.
+pub const DYNAMO_SLIDER_ON_KING: i32 = -40;
+/// Dynamo: each enemy piece next to our king.
+pub const DYNAMO_ENEMY_ADJACENT: i32 = -20;

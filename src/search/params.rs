@@ -23,13 +23,6 @@ pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 
-/// History score worth one ply less (or more) of late-move reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 4096;
-
-/// Internal iterative reduction: nodes this deep without a hash move are
-/// searched one ply shallower.
-pub const IIR_MIN_DEPTH: i32 = 4;
-
 /// Late move pruning: quiet moves beyond `LMP_BASE + depth^2` are skipped at
 /// depths up to `LMP_MAX_DEPTH` in non-PV nodes.
 pub const LMP_MAX_DEPTH: i32 = 4;
@@ -53,7 +46,7 @@ pub const CHECK_EXTENSION: i32 = 1;
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// How often (in nodes) a thread looks at the clock and the stop flag.
-pub const CHECK_INTERVAL: u64 = 1024;
+pub const CHECK_INTERVAL: u64 = 32;
 
 /// Stack size of search threads.
 pub const THREAD_STACK: usize = 32 * 1024 * 1024;

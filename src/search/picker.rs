@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::types::{MAX_MOVES, Move, MoveList};
+use arrayvec::ArrayVec;
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_TACTICAL: i32 = 1 << 28;
@@ -13,8 +14,8 @@ const BAD_TACTICAL: i32 = -(1 << 24);
 
 pub struct Picker {
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
-    tactical: [bool; MAX_MOVES],
+    scores: ArrayVec<i32, MAX_MOVES>,
+    tactical: ArrayVec<bool, MAX_MOVES>,
     next: usize,
 }
 
@@ -26,12 +27,12 @@ impl Picker {
         killers: [Move; 2],
         history: &[[i32; 64]; 64],
     ) -> Picker {
-        let mut scores = [0; MAX_MOVES];
-        let mut tactical = [false; MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
+        let mut scores = ArrayVec::new();
+        let mut tactical = ArrayVec::new();
+        for &m in moves.iter() {
             let is_tactical = V::is_tactical(b, m);
-            tactical[i] = is_tactical;
-            scores[i] = if m == tt_move {
+            tactical.push(is_tactical);
+            scores.push(if m == tt_move {
                 TT_MOVE
             } else if is_tactical {
                 let gain = V::tactical_gain(b, m);
@@ -42,7 +43,7 @@ impl Picker {
                 KILLER
             } else {
                 history[m.from().index()][m.to().index()]
-            };
+            });
         }
         Picker { moves, scores, tactical, next: 0 }
     }

@@ -388,7 +388,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if let Some(s) = self.terminal(b, ply) {
             return s;
         }
-        if b.halfmoves() >= 100 || self.is_repetition(b.halfmoves()) || V::is_insufficient_material(b) {
+        if (V::FIFTY_MOVE_RULE && b.halfmoves() >= 100)
+            || self.is_repetition(b.halfmoves())
+            || V::is_insufficient_material(b)
+        {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
@@ -447,10 +450,6 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
         }
 
-        // Internal iterative reduction: without a hash move this node was not
-        // searched before; a shallower search is cheaper and fills the table.
-        let depth = if depth >= IIR_MIN_DEPTH && tt_move.is_none() { depth - 1 } else { depth };
-
         let mut moves = MoveList::new();
         V::legal_moves(b, &mut moves);
         if moves.is_empty() {
@@ -491,7 +490,6 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     if m == killers[0] || m == killers[1] {
                         r -= 1;
                     }
-                    r -= self.history[us.index()][m.from().index()][m.to().index()] / LMR_HISTORY_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0

@@ -130,7 +130,7 @@ pub fn play<V: Variant>(
         if keys.iter().filter(|&&k| k == board.key()).count() >= 3 {
             return finish(moves, None, Termination::Normal, "threefold repetition".into());
         }
-        if board.halfmoves() >= 100 {
+        if V::FIFTY_MOVE_RULE && board.halfmoves() >= 100 {
             return finish(moves, None, Termination::Normal, "50-move rule".into());
         }
 

@@ -55,6 +55,15 @@ pub enum MoveKind {
     Shove = 5,
     /// The acting piece moves and a second piece is displaced off the board.
     ShoveExit = 6,
+    /// Two-part turn (Dynamo): a displacement `from`→`to`, then a second
+    /// displacement `second_from`→`second_to`.
+    TwoDisplacements = 7,
+    /// Two-part turn: a displacement, then the piece on `second_from` exits.
+    DisplacementExit = 8,
+    /// Two-part turn: the piece on `from` exits, then a displacement.
+    ExitDisplacement = 9,
+    /// Two-part turn: two exits.
+    TwoExits = 10,
 }
 
 impl MoveKind {
@@ -66,6 +75,10 @@ impl MoveKind {
             4 => MoveKind::Exit,
             5 => MoveKind::Shove,
             6 => MoveKind::ShoveExit,
+            7 => MoveKind::TwoDisplacements,
+            8 => MoveKind::DisplacementExit,
+            9 => MoveKind::ExitDisplacement,
+            10 => MoveKind::TwoExits,
             _ => MoveKind::Normal,
         }
     }
@@ -100,6 +113,12 @@ impl Move {
     #[inline(always)]
     pub const fn with_second(self, from: Square, to: Square) -> Move {
         Move(self.0 | (from.u8() as u32) << FROM2_SHIFT | (to.u8() as u32) << TO2_SHIFT)
+    }
+
+    /// Sets a promotion that applies to the acting piece.
+    #[inline(always)]
+    pub const fn with_promotion(self, role: Role) -> Move {
+        Move(self.0 | (role as u32) << PROMO_SHIFT)
     }
 
     /// Sets a promotion that applies to the second piece.
@@ -170,6 +189,10 @@ impl fmt::Debug for Move {
 /// Capacity of a move list. The witness for chess is
 /// `R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1` with 218 legal moves;
 /// atomic positions have at most as many moves as the same chess position.
-pub const MAX_MOVES: usize = 256;
+/// Dynamo turns are many more: the largest count in its suite is 221, and a
+/// position with queens on open lines can have several hundred (each sliding
+/// follower may stop on any square of its line), hence the margin. The Dynamo
+/// generator stops adding turns at the capacity rather than overflow.
+pub const MAX_MOVES: usize = 1024;
 
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;

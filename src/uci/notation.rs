@@ -3,25 +3,40 @@
 //! against the legal moves of the position, so only legal moves come back.
 
 use crate::board::Board;
-use crate::types::{Move, MoveList};
+use crate::types::{Move, MoveKind, MoveList};
 use crate::variant::Variant;
 
-/// The UCI text of a move.
+/// The UCI text of a move. Dynamo's two-part turns are written
+/// `<part1>,<part2>`, an exit as `<from>--`; a promotion letter follows the
+/// part that moves the promoting pawn.
 pub fn move_to_uci(m: Move) -> String {
-    let mut s = format!("{}{}", m.from(), m.to());
-    if let Some(r) = m.promotion_role() {
-        s.push(r.char());
+    let promo = m.promotion_role().map(|r| r.char().to_string()).unwrap_or_default();
+    let (p1, p2) = if m.promotes_second() { ("", promo.as_str()) } else { (promo.as_str(), "") };
+    let (f, t, f2, t2) = (m.from(), m.to(), m.second_from(), m.second_to());
+    match m.kind() {
+        MoveKind::Exit => format!("{f}--"),
+        MoveKind::TwoDisplacements => format!("{f}{t}{p1},{f2}{t2}{p2}"),
+        MoveKind::DisplacementExit => format!("{f}{t}{p1},{f2}--"),
+        MoveKind::ExitDisplacement => format!("{f}--,{f2}{t2}{p2}"),
+        MoveKind::TwoExits => format!("{f}--,{f2}--"),
+        _ => format!("{f}{t}{promo}"),
     }
-    s
 }
 
 /// The legal move of `b` whose UCI text is `text`, if any.
 pub fn parse_move<V: Variant>(b: &Board, text: &str) -> Option<Move> {
     let text = text.trim();
-    if text.len() < 4 || text.len() > 5 || !text.is_ascii() {
+    if text.len() < 4 || text.len() > 16 || !text.is_ascii() {
         return None;
     }
     let mut moves = MoveList::new();
     V::legal_moves(b, &mut moves);
-    moves.into_iter().find(|&m| move_to_uci(m) == text)
+    moves.iter().copied().find(|&m| move_to_uci(m) == text).or_else(|| {
+        // Castling is also accepted as "king takes own rook" (e1h1), as
+        // UCI_Chess960 writes it.
+        moves
+            .iter()
+            .copied()
+            .find(|&m| m.kind() == MoveKind::Castle && format!("{}{}", m.from(), m.second_from()) == text)
+    })
 }

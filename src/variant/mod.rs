@@ -11,11 +11,13 @@
 
 pub mod atomic;
 pub mod chess;
+pub mod dynamo;
 pub mod movegen;
 pub mod push;
 
 pub use atomic::Atomic;
 pub use chess::Chess;
+pub use dynamo::Dynamo;
 pub use push::Push;
 
 use crate::board::{Board, FenError};
@@ -38,6 +40,9 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Whether standard algebraic notation describes this variant's moves
     /// (PGN movetext falls back to UCI notation otherwise).
     const STANDARD_NOTATION: bool = true;
+
+    /// Whether 100 plies without progress draw the game (Dynamo has no such rule).
+    const FIFTY_MOVE_RULE: bool = true;
 
     /// The start position.
     fn start_fen() -> &'static str {
@@ -122,16 +127,18 @@ pub enum VariantKind {
     #[default]
     Chess,
     Atomic,
+    Dynamo,
     Push,
 }
 
 impl VariantKind {
-    pub const ALL: [VariantKind; 3] = [VariantKind::Chess, VariantKind::Atomic, VariantKind::Push];
+    pub const ALL: [VariantKind; 4] = [VariantKind::Chess, VariantKind::Atomic, VariantKind::Dynamo, VariantKind::Push];
 
     pub fn name(self) -> &'static str {
         match self {
             VariantKind::Chess => Chess::NAME,
             VariantKind::Atomic => Atomic::NAME,
+            VariantKind::Dynamo => Dynamo::NAME,
             VariantKind::Push => Push::NAME,
         }
     }
@@ -164,6 +171,10 @@ macro_rules! with_variant {
             }
             $crate::variant::VariantKind::Atomic => {
                 type $V = $crate::variant::Atomic;
+                $body
+            }
+            $crate::variant::VariantKind::Dynamo => {
+                type $V = $crate::variant::Dynamo;
                 $body
             }
             $crate::variant::VariantKind::Push => {

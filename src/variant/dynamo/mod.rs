@@ -1,0 +1,370 @@
+//! Dynamo, as the vchess site plays it (its Dynamo page and reference code;
+//! the project's rules text is authoritative and reproduces the reference's
+//! quirks on purpose). Nothing is captured: a turn is a first part (an own
+//! move, an exit off the board, castling, or a push of any piece by one of
+//! ours) and an optional second part (the pusher following, or a pull of a
+//! piece behind the piece that moved). Kings never leave the board; a king
+//! "in check" is one the reference's patterns say could be sent off, and the
+//! only win is mate.
+//!
+//! A turn is one `Move` (one ply): the two parts are encoded in its two
+//! halves (see `types::moves`), so the search, the hash table and repetition
+//! see alternating sides as in every other variant. The last turn's record
+//! (for the rule that forbids exactly undoing it) and the castling flags live
+//! in `Board::extra`, so they are part of the position and of its key.
+
+mod check;
+mod geometry;
+mod parts;
+mod state;
+
+use super::Variant;
+use crate::board::{Board, FenError};
+use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Rank, Role, Square};
+use parts::{FirstInfo, Part, Parts};
+use state::{Flags, NO_FLAG, Record, State};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dynamo;
+
+/// A complete turn, before encoding.
+#[derive(Clone, Copy, Debug)]
+struct Turn {
+    first: Part,
+    second: Option<Part>,
+}
+
+fn encode(t: Turn) -> Move {
+    use Part::*;
+    let promo = |p: &Part| match *p {
+        Disp { promo, .. } => promo,
+        _ => None,
+    };
+    let base = match (t.first, t.second) {
+        (Castle { king, king_to, rook, rook_to }, _) => return Move::castle(king, king_to, rook, rook_to),
+        (Disp { from, to, .. }, None) => Move::new(from, to, MoveKind::Normal),
+        (Exit { from }, None) => Move::new(from, Square::A1, MoveKind::Exit),
+        (Disp { from, to, .. }, Some(Disp { from: f2, to: t2, .. })) => {
+            Move::new(from, to, MoveKind::TwoDisplacements).with_second(f2, t2)
+        }
+        (Disp { from, to, .. }, Some(Exit { from: f2 })) => {
+            Move::new(from, to, MoveKind::DisplacementExit).with_second(f2, Square::A1)
+        }
+        (Exit { from }, Some(Disp { from: f2, to: t2, .. })) => {
+            Move::new(from, Square::A1, MoveKind::ExitDisplacement).with_second(f2, t2)
+        }
+        (Exit { from }, Some(Exit { from: f2 })) => {
+            Move::new(from, Square::A1, MoveKind::TwoExits).with_second(f2, Square::A1)
+        }
+        (_, Some(Castle { .. })) => Move::NONE, // never generated
+    };
+    if let Some(r) = promo(&t.first) {
+        base.with_promotion(r)
+    } else if let Some(r) = t.second.as_ref().and_then(promo) {
+        base.with_second_promotion(r)
+    } else {
+        base
+    }
+}
+
+fn decode(m: Move) -> Turn {
+    let (f, t, f2, t2) = (m.from(), m.to(), m.second_from(), m.second_to());
+    let (p1, p2) = match m.promotion_role() {
+        Some(r) if m.promotes_second() => (None, Some(r)),
+        Some(r) => (Some(r), None),
+        None => (None, None),
+    };
+    let disp1 = Part::Disp { from: f, to: t, promo: p1 };
+    let disp2 = Part::Disp { from: f2, to: t2, promo: p2 };
+    let (first, second) = match m.kind() {
+        MoveKind::Castle => (Part::Castle { king: f, king_to: t, rook: f2, rook_to: t2 }, None),
+        MoveKind::Exit => (Part::Exit { from: f }, None),
+        MoveKind::TwoDisplacements => (disp1, Some(disp2)),
+        MoveKind::DisplacementExit => (disp1, Some(Part::Exit { from: f2 })),
+        MoveKind::ExitDisplacement => (Part::Exit { from: f }, Some(disp2)),
+        MoveKind::TwoExits => (Part::Exit { from: f }, Some(Part::Exit { from: f2 })),
+        _ => (disp1, None),
+    };
+    Turn { first, second }
+}
+
+/// Every turn of rules §7.1, with whether its first part moves one of the
+/// mover's own pieces (the site's end-of-game rule, §9).
+fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
+    let st = State::unpack(b.extra());
+    let mover = b.turn();
+    let mut firsts = Parts::new();
+    let mut cands = Parts::new();
+    for s in b.occupied() {
+        firsts.clear();
+        parts::first_parts_from(b, &st.flags, s, &mut firsts);
+        let own_first = b.by_color(mover).contains(s);
+        for f in &firsts {
+            let f = f.part;
+            let mut b1 = b.clone();
+            f.apply(&mut b1);
+            let check1 = check::in_check(&b1, mover);
+            cands.clear();
+            if let Some(moved) = b.piece_at(f.from())
+                && !matches!(f, Part::Castle { .. })
+            {
+                let info = FirstInfo {
+                    fc: moved.color,
+                    fp: moved.role,
+                    from: f.from(),
+                    to: match f {
+                        Part::Disp { to, .. } => Some(to),
+                        _ => None,
+                    },
+                };
+                parts::second_parts(&b1, mover, &info, &mut cands);
+            }
+            let mut any_safe = false;
+            let mut safe = [false; 64];
+            let mut safe_more = Vec::new();
+            for (i, c) in cands.iter().enumerate() {
+                let mut b2 = b1.clone();
+                c.part.apply(&mut b2);
+                let ok = !check::in_check(&b2, mover);
+                any_safe |= ok;
+                if i < 64 {
+                    safe[i] = ok;
+                } else {
+                    safe_more.push(ok);
+                }
+            }
+            if !any_safe {
+                // Automatic pass: the undo rule is not applied.
+                if !check1 {
+                    emit(Turn { first: f, second: None }, own_first);
+                }
+                continue;
+            }
+            let reverses = |second: Option<Part>| -> bool {
+                let Some(last) = &st.last else { return false };
+                let mut rec = Record::default();
+                f.record_into(b, &mut rec);
+                if let Some(c) = second {
+                    c.record_into(&b1, &mut rec);
+                }
+                last.reversed_by(&rec)
+            };
+            for (i, c) in cands.iter().enumerate() {
+                let ok = if i < 64 { safe[i] } else { safe_more[i - 64] };
+                if ok && !reverses(Some(c.part)) {
+                    emit(Turn { first: f, second: Some(c.part) }, own_first);
+                }
+            }
+            if !check1 && !reverses(None) {
+                emit(Turn { first: f, second: None }, own_first);
+            }
+        }
+    }
+}
+
+/// Plays a turn: parts, castling flags, the record, the counters.
+fn make(b: &Board, m: Move) -> Board {
+    let turn = decode(m);
+    let st = State::unpack(b.extra());
+    let mut flags = st.flags;
+    let mut nb = b.clone();
+    let mut rec = Record::default();
+    let mut exited = false;
+    for part in [Some(turn.first), turn.second].into_iter().flatten() {
+        let mut part_rec = Record::default();
+        part.record_into(&nb, &mut part_rec);
+        parts::update_flags(&mut flags, part_rec.vanish());
+        part_rec.vanish().for_each(|e| rec.push_vanish(e));
+        part_rec.appear().for_each(|e| rec.push_appear(e));
+        exited |= matches!(part, Part::Exit { .. });
+        part.apply(&mut nb);
+    }
+    nb.set_extra(State { flags, last: Some(rec) }.pack());
+    let moves_count = b.fullmoves();
+    nb.pass_turn(exited);
+    nb.set_counters(nb.halfmoves(), moves_count.saturating_add(1));
+    nb
+}
+
+fn flag_char(f: u8) -> char {
+    if f < 8 { (b'a' + f) as char } else { 'i' }
+}
+
+fn entry_text((p, sq): (Piece, Square)) -> String {
+    format!("{}{}{}", p.color.char(), p.role.char(), sq)
+}
+
+fn parse_entry(t: &str) -> Option<(Piece, Square)> {
+    let b = t.as_bytes();
+    if b.len() != 4 {
+        return None;
+    }
+    let color = match b[0] {
+        b'w' => Color::White,
+        b'b' => Color::Black,
+        _ => return None,
+    };
+    let role = Role::from_char(b[1] as char).filter(|_| b[1].is_ascii_lowercase())?;
+    Some((Piece::new(color, role), Square::parse(&t[2..])?))
+}
+
+fn parse_record(text: &str) -> Result<Option<Record>, FenError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    let bad = || FenError::BadCastling(format!("invalid last-turn record {text:?}"));
+    let (a, v) = text.split_once('/').ok_or_else(bad)?;
+    let mut rec = Record::default();
+    for (list, appear) in [(a, true), (v, false)] {
+        if list == "-" {
+            continue;
+        }
+        let entries: Vec<&str> = list.split('.').collect();
+        if entries.len() > 2 {
+            return Err(bad());
+        }
+        for e in entries {
+            let e = parse_entry(e).ok_or_else(bad)?;
+            if appear {
+                rec.push_appear(e);
+            } else {
+                rec.push_vanish(e);
+            }
+        }
+    }
+    if rec.vanish().count() == 0 {
+        return Err(bad());
+    }
+    Ok(Some(rec))
+}
+
+/// The reference 5-field FEN: `<board> <turn> <movesCount> <flags> <amove>`.
+fn parse_reference(fields: &[&str]) -> Result<Board, FenError> {
+    let placement = format!("{} {} - - 0 1", fields[0], fields[1]);
+    let mut b = Board::from_fen_relaxed(&placement)?;
+    let count: u32 = fields[2]
+        .parse()
+        .ok()
+        .filter(|_| fields[2].len() <= 9)
+        .ok_or_else(|| FenError::BadClock(fields[2].to_string()))?;
+    let letters: Vec<u8> = fields[3].bytes().collect();
+    if letters.len() != 4 || !letters.iter().all(|c| c.is_ascii_lowercase()) {
+        return Err(FenError::BadCastling(fields[3].to_string()));
+    }
+    let mut flags = Flags::NONE;
+    for (i, c) in letters.iter().enumerate() {
+        let f = c - b'a';
+        flags.0[i] = if f < 8 { f } else { NO_FLAG };
+    }
+    let last = parse_record(fields[4])?;
+    b.set_extra(State { flags, last }.pack());
+    b.set_counters(0, count);
+    Ok(b)
+}
+
+/// A standard FEN (or EPD): castling rights become flags, en passant and the
+/// halfmove clock are ignored, no last turn.
+fn parse_standard(fen: &str) -> Result<Board, FenError> {
+    let std = Board::from_fen_relaxed(fen)?;
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let fullmove: u32 = fields.get(5).and_then(|f| f.parse().ok()).unwrap_or(1).max(1);
+    let moves_count = 2 * (fullmove - 1) + u32::from(!std.turn().is_white());
+    let mut flags = Flags::NONE;
+    for (sq, idx) in [(Square::A1, 0), (Square::H1, 1), (Square::A8, 2), (Square::H8, 3)] {
+        if std.castling().contains(sq) {
+            flags.0[idx] = sq.file().index() as u8;
+        }
+    }
+    // Rebuild without the chess-only state.
+    let mut b = Board::from_fen_relaxed(&format!("{} {} - - 0 1", fields[0], fields[1]))?;
+    b.set_extra(State { flags, last: None }.pack());
+    b.set_counters(0, moves_count);
+    Ok(b)
+}
+
+impl Variant for Dynamo {
+    const NAME: &'static str = "dynamo";
+    const STANDARD_NOTATION: bool = false;
+    const FIFTY_MOVE_RULE: bool = false;
+
+    fn start_fen() -> &'static str {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 ahah -"
+    }
+
+    fn from_fen(fen: &str) -> Result<Board, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let b = if fields.len() == 5 && fields[2].bytes().all(|c| c.is_ascii_digit()) {
+            parse_reference(&fields)?
+        } else {
+            parse_standard(fen)?
+        };
+        Self::validate(&b)?;
+        Ok(b)
+    }
+
+    fn fen(b: &Board) -> String {
+        let st = State::unpack(b.extra());
+        let flags: String = st.flags.0.iter().map(|&f| flag_char(f)).collect();
+        let amove = match &st.last {
+            None => "-".to_string(),
+            Some(r) => {
+                let list = |v: Vec<(Piece, Square)>| {
+                    if v.is_empty() {
+                        "-".to_string()
+                    } else {
+                        v.into_iter().map(entry_text).collect::<Vec<_>>().join(".")
+                    }
+                };
+                format!("{}/{}", list(r.appear().collect()), list(r.vanish().collect()))
+            }
+        };
+        format!("{} {} {} {} {}", b.board_fen(), b.turn().char(), b.fullmoves(), flags, amove)
+    }
+
+    /// Exactly one king each (rules §10.1). Pawns may stand on any rank but
+    /// their own last one.
+    fn validate(b: &Board) -> Result<(), FenError> {
+        for c in Color::ALL {
+            if b.king(c).is_none() {
+                return Err(FenError::MissingKing(c));
+            }
+            let last = Bitboard::rank(c.fold(Rank::EIGHTH, Rank::FIRST));
+            if let Some(sq) = (b.pieces(c, Role::Pawn) & last).first() {
+                return Err(FenError::PawnOnBackRank(sq));
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal turns (rules §7.1); none at all when no legal turn starts
+    /// with one of the mover's own pieces (the site's end-of-game rule, §9).
+    fn legal_moves(b: &Board, moves: &mut MoveList) {
+        let mut any_own = false;
+        let start = moves.len();
+        all_turns(b, |t, own| {
+            any_own |= own;
+            // Beyond the list's capacity turns are dropped (see MAX_MOVES).
+            debug_assert!(!moves.is_full(), "move list full in {}", Dynamo::fen(b));
+            let _ = moves.try_push(encode(t));
+        });
+        if !any_own {
+            moves.truncate(start);
+        }
+    }
+
+    fn play(b: &Board, m: Move) -> Board {
+        let nb = make(b, m);
+        debug_assert!(nb.is_consistent() && nb.key() == nb.compute_key(), "{m:?} on {b:?}");
+        nb
+    }
+
+    fn checkers(b: &Board) -> Bitboard {
+        b.king(b.turn()).map_or(Bitboard::EMPTY, |k| check::check_sources(b, k, !b.turn()))
+    }
+
+    /// No material is insufficient in Dynamo: kings can always be mated by
+    /// pushes and pulls (rules §9).
+    fn has_insufficient_material(_b: &Board, _color: Color) -> bool {
+        false
+    }
+}

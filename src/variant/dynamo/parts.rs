@@ -1,0 +1,517 @@
+//! Dynamo parts: first parts (rules §3), second-part candidates (§4) and the
+//! sliding walk `dirMoves` (§5) they are all made of.
+
+use super::check;
+use super::geometry::*;
+use super::state::{Entry, Flags, NO_FLAG, Record};
+use crate::board::Board;
+use crate::types::{Bitboard, Color, Piece, Role, Square};
+
+/// One elementary action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Disp { from: Square, to: Square, promo: Option<Role> },
+    Exit { from: Square },
+    Castle { king: Square, king_to: Square, rook: Square, rook_to: Square },
+}
+
+/// A part with its de-duplication key square (rules §3.3).
+#[derive(Clone, Copy, Debug)]
+pub struct Keyed {
+    pub part: Part,
+    pub key: Square,
+}
+
+pub type Parts = Vec<Keyed>;
+
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+impl Part {
+    /// The square the part starts from.
+    pub fn from(&self) -> Square {
+        match *self {
+            Part::Disp { from, .. } | Part::Exit { from } => from,
+            Part::Castle { king, .. } => king,
+        }
+    }
+
+    /// Vanish and appear entries of this part on `b` (the board before it).
+    pub fn record_into(&self, b: &Board, rec: &mut Record) {
+        match *self {
+            Part::Disp { from, to, promo } => {
+                if let Some(p) = b.piece_at(from) {
+                    rec.push_vanish((p, from));
+                    rec.push_appear((Piece::new(p.color, promo.unwrap_or(p.role)), to));
+                }
+            }
+            Part::Exit { from } => {
+                if let Some(p) = b.piece_at(from) {
+                    rec.push_vanish((p, from));
+                }
+            }
+            Part::Castle { king, king_to, rook, rook_to } => {
+                if let (Some(k), Some(r)) = (b.piece_at(king), b.piece_at(rook)) {
+                    rec.push_vanish((k, king));
+                    rec.push_vanish((r, rook));
+                    rec.push_appear((k, king_to));
+                    rec.push_appear((r, rook_to));
+                }
+            }
+        }
+    }
+
+    /// Plays the part on the board (pieces only).
+    pub fn apply(&self, b: &mut Board) {
+        match *self {
+            Part::Disp { from, to, promo } => {
+                if let Some(p) = b.take(from) {
+                    b.put(to, Piece::new(p.color, promo.unwrap_or(p.role)));
+                }
+            }
+            Part::Exit { from } => {
+                b.take(from);
+            }
+            Part::Castle { king, king_to, rook, rook_to } => {
+                let k = b.take(king);
+                let r = b.take(rook);
+                if let Some(k) = k {
+                    b.put(king_to, k);
+                }
+                if let Some(r) = r {
+                    b.put(rook_to, r);
+                }
+            }
+        }
+    }
+}
+
+/// Castling rights lost by the vanishing entries of a part (rules §8).
+pub fn update_flags(flags: &mut Flags, vanished: impl Iterator<Item = Entry>) {
+    for (p, sq) in vanished {
+        if p.role == Role::King {
+            flags.clear_both(p.color);
+        } else if rank(sq) == first_rank(p.color) {
+            flags.clear_file(p.color, file(sq) as u8);
+        }
+    }
+}
+
+fn disp(from: Square, to: Square, promo: Option<Role>) -> Keyed {
+    Keyed { part: Part::Disp { from, to, promo }, key: to }
+}
+
+/// An exit, keyed by the square of the king of the exiting piece's colour.
+fn exit(b: &Board, from: Square) -> Keyed {
+    let color = b.piece_at(from).map_or(Color::White, |p| p.color);
+    Keyed { part: Part::Exit { from }, key: b.king(color).unwrap_or(from) }
+}
+
+/// `dirMoves(s, d, n)` (rules §5): slide the piece on `s` along `d` over
+/// empty squares, at most `n` of them; an exit if the walk leaves the board
+/// within the limit (never for a king). Pawns reaching their own last rank
+/// promote (four parts).
+pub fn dir_moves(b: &Board, s: Square, d: Vector, n: Option<u8>, out: &mut Parts) {
+    let Some(p) = b.piece_at(s) else { return };
+    let occ = b.occupied();
+    let mut t = s.step(d.0, d.1);
+    let mut k = 1u8;
+    while let Some(sq) = t {
+        if occ.contains(sq) {
+            return;
+        }
+        if p.role == Role::Pawn && rank(sq) == last_rank(p.color) {
+            for r in PROMOTIONS {
+                out.push(disp(s, sq, Some(r)));
+            }
+        } else {
+            out.push(disp(s, sq, None));
+        }
+        if Some(k) == n {
+            return;
+        }
+        t = sq.step(d.0, d.1);
+        k += 1;
+    }
+    if p.role != Role::King {
+        out.push(exit(b, s));
+    }
+}
+
+/// Castling moves of the king on `s` (rules §8).
+fn castles(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
+    let c = b.turn();
+    let (kf, kr) = (file(s), rank(s));
+    for (side, rf) in flags.of(c).into_iter().enumerate() {
+        if rf == NO_FLAG || rf > 7 {
+            continue;
+        }
+        let rf = rf as i8;
+        let Some(rook) = Square::try_new((kr * 8 + rf) as u32) else { continue };
+        if !b.by_color(c).contains(rook) {
+            continue;
+        }
+        let (kt, rt) = if side == 0 { (2i8, 3i8) } else { (6, 5) };
+        let at = |f: i8| Square::new((kr * 8 + f) as u8);
+        // The king's path, its square included, its target excluded.
+        let step = (kt - kf).signum();
+        let mut i = kf;
+        let mut ok = true;
+        loop {
+            let sq = at(i);
+            if check::attacked(b, sq, !c) {
+                ok = false;
+                break;
+            }
+            if b.occupied().contains(sq) && !(b.by_color(c).contains(sq) && (i == kf || i == rf)) {
+                ok = false;
+                break;
+            }
+            i += step;
+            if i == kt || step == 0 {
+                break;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let dir = if side == 0 { -1 } else { 1 };
+        let mut j = kf + dir;
+        while j != rf {
+            if !(0..8).contains(&j) || b.occupied().contains(at(j)) {
+                ok = false;
+                break;
+            }
+            j += dir;
+        }
+        if !ok {
+            continue;
+        }
+        for t in [kt, rt] {
+            let sq = at(t);
+            if t != rf && b.occupied().contains(sq) && (t != kf || !b.by_color(c).contains(sq)) {
+                ok = false;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let key_file = if (kf - rf).abs() <= 2 { rf } else { kf + 2 * dir };
+        out.push(Keyed { part: Part::Castle { king: s, king_to: at(kt), rook, rook_to: at(rt) }, key: at(key_file) });
+    }
+}
+
+/// Ordinary moves of the mover's piece on `s` (rules §3.1), one exit at most.
+fn ordinary(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
+    let Some(p) = b.piece_at(s) else { return };
+    let c = p.color;
+    let occ = b.occupied();
+    let mut can_exit = false;
+    match p.role {
+        Role::Pawn => {
+            if let Some(t1) = s.step(0, forward(c))
+                && !occ.contains(t1)
+            {
+                if rank(t1) == last_rank(c) {
+                    for r in PROMOTIONS {
+                        out.push(disp(s, t1, Some(r)));
+                    }
+                } else {
+                    out.push(disp(s, t1, None));
+                }
+                if (rank(s) == start_rank(c) || rank(s) == first_rank(c))
+                    && let Some(t2) = t1.step(0, forward(c))
+                    && !occ.contains(t2)
+                {
+                    out.push(disp(s, t2, None));
+                }
+            }
+        }
+        Role::Knight => {
+            for v in KNIGHT {
+                match s.step(v.0, v.1) {
+                    None => can_exit = true,
+                    Some(t) if !occ.contains(t) => out.push(disp(s, t, None)),
+                    _ => {}
+                }
+            }
+        }
+        Role::Bishop | Role::Rook | Role::Queen => {
+            let dirs: &[Vector] = match p.role {
+                Role::Bishop => &DIAG,
+                Role::Rook => &ORTH,
+                _ => &ALL8,
+            };
+            for &u in dirs {
+                let mut t = s.step(u.0, u.1);
+                while let Some(sq) = t {
+                    if occ.contains(sq) {
+                        break;
+                    }
+                    out.push(disp(s, sq, None));
+                    t = sq.step(u.0, u.1);
+                }
+                if t.is_none() {
+                    can_exit = true;
+                }
+            }
+        }
+        Role::King => {
+            for u in ALL8 {
+                if let Some(t) = s.step(u.0, u.1)
+                    && !occ.contains(t)
+                {
+                    out.push(disp(s, t, None));
+                }
+            }
+            if flags.of(c).iter().any(|&f| f < NO_FLAG) {
+                castles(b, flags, s, out);
+            }
+        }
+    }
+    if can_exit {
+        out.push(exit(b, s));
+    }
+}
+
+/// Adds `batch` to `out`, dropping parts whose key an earlier batch from the
+/// same square already used (rules §3.3).
+fn merge(out: &mut Parts, keys: &mut Bitboard, batch: &mut Parts) {
+    let before = *keys;
+    for k in batch.drain(..) {
+        if !before.contains(k.key) {
+            *keys = keys.with(k.key);
+            out.push(k);
+        }
+    }
+}
+
+/// Every first part starting on the occupied square `s` (rules §3).
+pub fn first_parts_from(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
+    let Some(p) = b.piece_at(s) else { return };
+    let mover = b.turn();
+    let start = out.len();
+    if p.color == mover {
+        ordinary(b, flags, s, out);
+    }
+    let mut keys = out[start..].iter().fold(Bitboard::EMPTY, |k, m| k.with(m.key));
+    let mut batch = Parts::new();
+    // Knight pushes.
+    for v in KNIGHT {
+        if let Some(x) = s.step(v.0, v.1)
+            && b.piece_at(x) == Some(Piece::new(mover, Role::Knight))
+        {
+            dir_moves(b, s, neg(v), Some(1), &mut batch);
+            merge(out, &mut keys, &mut batch);
+        }
+    }
+    // Line pushes by the first piece behind `s` on each line.
+    let occ = b.occupied();
+    for u in ALL8 {
+        let mut k = 1;
+        let mut t = s.step(u.0, u.1);
+        while let Some(sq) = t {
+            if occ.contains(sq) {
+                break;
+            }
+            t = sq.step(u.0, u.1);
+            k += 1;
+        }
+        let Some(x) = t else { continue };
+        let Some(pusher) = b.piece_at(x) else { continue };
+        if pusher.color != mover {
+            continue;
+        }
+        let back = neg(u);
+        let orth = u.0 == 0 || u.1 == 0;
+        match pusher.role {
+            Role::Rook if orth => dir_moves(b, s, back, None, &mut batch),
+            Role::Bishop if !orth => dir_moves(b, s, back, None, &mut batch),
+            Role::Queen => dir_moves(b, s, back, None, &mut batch),
+            Role::King if k == 1 => dir_moves(b, s, back, Some(1), &mut batch),
+            Role::Pawn => {
+                let drk = rank(s) - rank(x);
+                let dfl = (file(s) - file(x)).abs();
+                if drk != 0 && drk.signum() == forward(mover) && drk.abs() <= 2 && dfl <= 1 {
+                    if p.color == mover && dfl == 0 {
+                        let n = if rank(x) == start_rank(mover) && k == 1 { 2 } else { 1 };
+                        dir_moves(b, s, back, Some(n), &mut batch);
+                    } else if p.color != mover && k == 1 && dfl == 1 {
+                        dir_moves(b, s, back, Some(1), &mut batch);
+                    }
+                }
+            }
+            _ => {}
+        }
+        merge(out, &mut keys, &mut batch);
+    }
+}
+
+/// Squares `from + k·v` (k >= 1) along the eight knight vectors.
+fn knight_lines(from: Square) -> Bitboard {
+    let mut bb = Bitboard::EMPTY;
+    for v in KNIGHT {
+        let mut t = from.step(v.0, v.1);
+        while let Some(sq) = t {
+            bb = bb.with(sq);
+            t = sq.step(v.0, v.1);
+        }
+    }
+    bb
+}
+
+/// What the second-part rules need to know of the first part.
+pub struct FirstInfo {
+    /// Colour and type (before promotion) of the piece the first part moved.
+    pub fc: Color,
+    pub fp: Role,
+    /// Where it started, and where it went (`None` for an exit).
+    pub from: Square,
+    pub to: Option<Square>,
+}
+
+/// The 4.1 test: could a piece of type `ty` on `s` have pushed (or, for
+/// pulls, dragged) the piece that left the board from `big_s`?
+fn exit_test(b1: &Board, s: Square, big_s: Square, ty: Role, fc: Color) -> bool {
+    let m = b1.piece_at(s).map_or(fc, |p| p.color);
+    let dv = diff(big_s, s);
+    let (dr, df) = (dv.1.abs(), dv.0.abs());
+    let beyond_off = big_s.step(dv.0, dv.1).is_none();
+    let d = norm(dv);
+    let clear = || d.is_some_and(|d| clear_to_edge(b1, s, d));
+    match ty {
+        Role::Pawn => {
+            rank(big_s) - rank(s) == forward(m)
+                && ((fc == m && rank(big_s) == last_rank(m) && df == 0) || (fc != m && df == 1 && beyond_off))
+        }
+        Role::Rook => (dr == 0 || df == 0) && clear(),
+        Role::Knight => dr + df == 3 && (dr == 1 || df == 1) && beyond_off,
+        Role::Bishop => dr == df && clear(),
+        Role::Queen => (dr == df || dr == 0 || df == 0) && clear(),
+        Role::King => dr <= 1 && df <= 1 && beyond_off,
+    }
+}
+
+/// `PushExit(s)` (4.1).
+fn push_exit(b1: &Board, s: Square, f: &FirstInfo, out: &mut Parts) {
+    let Some(p) = b1.piece_at(s) else { return };
+    if exit_test(b1, s, f.from, p.role, f.fc)
+        && let Some(d) = norm(diff(f.from, s))
+    {
+        let n = matches!(p.role, Role::Pawn | Role::King | Role::Knight).then_some(1);
+        dir_moves(b1, s, d, n, out);
+    }
+}
+
+/// `PullExit(s)` (4.3).
+fn pull_exit(b1: &Board, s: Square, f: &FirstInfo, out: &mut Parts) {
+    if f.fp != Role::Pawn
+        && exit_test(b1, s, f.from, f.fp, f.fc)
+        && let Some(d) = norm(diff(f.from, s))
+    {
+        dir_moves(b1, s, d, (f.fp == Role::Knight).then_some(1), out);
+    }
+}
+
+/// `PushFollow(s)` (4.2).
+fn push_follow(b1: &Board, s: Square, f: &FirstInfo, e: Square, mover: Color, out: &mut Parts) {
+    let Some(p) = b1.piece_at(s) else { return };
+    let big_s = f.from;
+    let dv = diff(big_s, s);
+    let (dr, df) = (dv.1.abs(), dv.0.abs());
+    let d = norm(dv);
+    let dm = norm(diff(e, big_s));
+    if d.is_none() || d != dm {
+        return;
+    }
+    let d = d.unwrap_or((0, 0));
+    let (ef, er) = diff(e, big_s);
+    let fc_is_mover = f.fc == mover;
+    let reject = match p.role {
+        Role::Pawn if rank(s) == start_rank(mover) => {
+            (rank(big_s) - rank(s)) * forward(mover) < 0
+                || dr >= 3
+                || df >= 2
+                || (fc_is_mover && df > 0)
+                || (!fc_is_mover && df == 0)
+                || er.abs() > dr
+                || ef != file(big_s) - file(s)
+        }
+        Role::Pawn => {
+            rank(big_s) - rank(s) != forward(mover)
+                || df >= 2
+                || (fc_is_mover && df == 1)
+                || (!fc_is_mover && df == 0)
+                || er != forward(mover)
+                || ef != file(big_s) - file(s)
+        }
+        Role::Knight => dr + df != 3 || ef != dv.0 || er != dv.1,
+        Role::King => dr >= 2 || df >= 2 || ef != dv.0 || er != dv.1,
+        Role::Bishop => dr != df,
+        Role::Rook => dr != 0 && df != 0,
+        Role::Queen => !(dr == df || dr == 0 || df == 0),
+    };
+    if reject || !between_empty(b1, s, big_s, d) {
+        return;
+    }
+    dir_moves(b1, s, d, None, out);
+}
+
+/// `Pull(s)` (4.4).
+fn pull(b1: &Board, s: Square, f: &FirstInfo, e: Square, out: &mut Parts) {
+    if f.fp == Role::Pawn {
+        return;
+    }
+    let big_s = f.from;
+    let dv = diff(big_s, s);
+    let (dr, df) = (dv.1.abs(), dv.0.abs());
+    let d = norm(dv);
+    if d.is_none() || d != norm(diff(e, big_s)) {
+        return;
+    }
+    if f.fp == Role::King && (dr > 1 || df > 1) {
+        return;
+    }
+    if f.fp == Role::Knight && (dr + df != 3 || dr == 0 || df == 0) {
+        return;
+    }
+    let d = d.unwrap_or((0, 0));
+    if !between_empty(b1, s, big_s, d) {
+        return;
+    }
+    dir_moves(b1, s, d, None, out);
+}
+
+/// Every second-part candidate on `b1`, the board after the first part
+/// (rules §4; nothing after castling).
+pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts) {
+    let mut pulls = Parts::new();
+    // Every rule needs `s` on a line or a knight line through the first
+    // part's origin (the direction from `s` to it is compared with a line
+    // or knight direction, or tested for one): look at those squares only.
+    let reach = crate::attacks::queen_attacks(f.from, Bitboard::EMPTY) | knight_lines(f.from);
+    for s in b1.occupied() & reach {
+        let Some(p) = b1.piece_at(s) else { continue };
+        let own = p.color == mover;
+        let fc_own = f.fc == mover;
+        if !fc_own && !own {
+            continue;
+        }
+        let start = out.len();
+        if own {
+            match f.to {
+                None => push_exit(b1, s, f, out),
+                Some(e) => push_follow(b1, s, f, e, mover, out),
+            }
+        }
+        if fc_own {
+            pulls.clear();
+            match f.to {
+                None => pull_exit(b1, s, f, &mut pulls),
+                Some(e) => pull(b1, s, f, e, &mut pulls),
+            }
+            // A pull identical to a push-type move from the same square is kept once.
+            let pushed = out[start..].iter().fold(Bitboard::EMPTY, |k, m| k.with(m.key));
+            out.extend(pulls.drain(..).filter(|m| !pushed.contains(m.key)));
+        }
+    }
+}
