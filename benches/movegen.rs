@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fission::perft::perft;
-use fission::{Atomic, Chess, Push, Variant};
+use fission::{Atomic, Chess, Dynamo, Push, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Position};
 use std::hint::black_box;
@@ -73,10 +73,24 @@ fn bench_push(c: &mut Criterion) {
     group.finish();
 }
 
+/// Dynamo perft of the start position to depth 3 (4,329,662 turns; the
+/// reference implementation needs about two minutes).
+fn bench_dynamo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dynamo");
+    group.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_secs(1));
+    let b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
+    let nodes = perft::<Dynamo>(&b, 3);
+    assert_eq!(nodes, 4_329_662);
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("start-d3", |bch| bch.iter(|| perft::<Dynamo>(black_box(&b), 3)));
+    group.finish();
+}
+
 fn movegen(c: &mut Criterion) {
     bench_cases::<Atomic, shakmaty::variant::Atomic>(c, ATOMIC);
     bench_cases::<Chess, shakmaty::Chess>(c, CHESS);
     bench_push(c);
+    bench_dynamo(c);
 }
 
 criterion_group!(benches, movegen);

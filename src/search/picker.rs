@@ -1,6 +1,10 @@
 //! Move ordering: the transposition-table move, then tactical moves that
 //! gain material (by the variant's own measure: in atomic the whole blast),
 //! killers, quiet moves by history, and losing tactical moves last.
+//!
+//! The picker borrows the move list and a score buffer that live in the
+//! caller's frame: move lists are large (see `MAX_MOVES`), and moving them
+//! into a struct at every node would copy kilobytes per node.
 
 use crate::board::Board;
 use crate::eval::Evaluate;
@@ -12,27 +16,28 @@ const GOOD_TACTICAL: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const BAD_TACTICAL: i32 = -(1 << 24);
 
-pub struct Picker {
-    moves: MoveList,
-    scores: ArrayVec<i32, MAX_MOVES>,
-    tactical: ArrayVec<bool, MAX_MOVES>,
+/// Score storage for one node's picker.
+pub type Scores = ArrayVec<(i32, bool), MAX_MOVES>;
+
+pub struct Picker<'a> {
+    moves: &'a mut MoveList,
+    scores: &'a mut Scores,
     next: usize,
 }
 
-impl Picker {
+impl<'a> Picker<'a> {
     pub fn new<V: Evaluate>(
         b: &Board,
-        moves: MoveList,
+        moves: &'a mut MoveList,
+        scores: &'a mut Scores,
         tt_move: Move,
         killers: [Move; 2],
         history: &[[i32; 64]; 64],
-    ) -> Picker {
-        let mut scores = ArrayVec::new();
-        let mut tactical = ArrayVec::new();
+    ) -> Picker<'a> {
+        scores.clear();
         for &m in moves.iter() {
             let is_tactical = V::is_tactical(b, m);
-            tactical.push(is_tactical);
-            scores.push(if m == tt_move {
+            let s = if m == tt_move {
                 TT_MOVE
             } else if is_tactical {
                 let gain = V::tactical_gain(b, m);
@@ -43,9 +48,10 @@ impl Picker {
                 KILLER
             } else {
                 history[m.from().index()][m.to().index()]
-            });
+            };
+            scores.push((s, is_tactical));
         }
-        Picker { moves, scores, tactical, next: 0 }
+        Picker { moves, scores, next: 0 }
     }
 
     /// The best remaining move and whether it is tactical.
@@ -56,14 +62,13 @@ impl Picker {
         }
         let mut best = self.next;
         for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
+            if self.scores[i].0 > self.scores[best].0 {
                 best = i;
             }
         }
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
-        self.tactical.swap(self.next, best);
-        let out = (self.moves[self.next], self.tactical[self.next]);
+        let out = (self.moves[self.next], self.scores[self.next].1);
         self.next += 1;
         Some(out)
     }

@@ -3,7 +3,7 @@
 //! own history, killers and stacks; they share only the transposition table.
 
 use super::params::*;
-use super::picker::Picker;
+use super::picker::{Picker, Scores};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND};
 use super::{Control, Limits, PvInfo, Reporter, ScoreBound, ThreadResult};
 use crate::board::Board;
@@ -457,7 +457,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let us = b.turn();
         let killers = self.killers[ply];
-        let mut picker = Picker::new::<V>(b, moves, tt_move, killers, &self.history[us.index()]);
+        let mut scores = Scores::new();
+        let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, tt_move, killers, &self.history[us.index()]);
 
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
@@ -597,7 +598,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if moves.is_empty() {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
-        let mut picker = Picker::new::<V>(b, moves, Move::NONE, [Move::NONE; 2], &self.history[b.turn().index()]);
+        let mut scores = Scores::new();
+        let mut picker =
+            Picker::new::<V>(b, &mut moves, &mut scores, Move::NONE, [Move::NONE; 2], &self.history[b.turn().index()]);
         while let Some((m, tactical)) = picker.next() {
             if !tactical && !full_width {
                 continue;
