@@ -200,28 +200,16 @@ pub fn run(depth: Option<u32>, mut each: impl FnMut(&str, &str, u64)) -> BenchRe
     out
 }
 
-/// Every bench position parses in its variant (used by tests).
+fn parsed<V: Variant>(fens: &[&str], out: &mut Vec<(&'static str, Board)>) {
+    out.extend(fens.iter().filter_map(|f| V::from_fen(f).ok()).map(|b| (V::NAME, b)));
+}
+
+/// Every bench position, parsed in its variant (used by tests and benches).
 pub fn positions() -> Vec<(&'static str, Board)> {
     let mut v = Vec::new();
-    for f in CHESS {
-        if let Ok(b) = Chess::from_fen(f) {
-            v.push((Chess::NAME, b));
-        }
-    }
-    for f in ATOMIC {
-        if let Ok(b) = Atomic::from_fen(f) {
-            v.push((Atomic::NAME, b));
-        }
-    }
-    for f in PUSH {
-        if let Ok(b) = Push::from_fen(f) {
-            v.push((Push::NAME, b));
-        }
-    }
-    for f in DYNAMO {
-        if let Ok(b) = Dynamo::from_fen(f) {
-            v.push((Dynamo::NAME, b));
-        }
-    }
+    parsed::<Chess>(CHESS, &mut v);
+    parsed::<Atomic>(ATOMIC, &mut v);
+    parsed::<Push>(PUSH, &mut v);
+    parsed::<Dynamo>(DYNAMO, &mut v);
     v
 }

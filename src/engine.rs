@@ -155,7 +155,7 @@ impl Engine {
         let done = Arc::new(std::sync::Mutex::new(Some(done)));
         let done_in_thread = Arc::clone(&done);
         let spawn = std::thread::Builder::new().stack_size(search::params::THREAD_STACK).spawn(move || {
-            let result = with_variant!(variant, V => run::<V>(&board, &history, &limits, &opts, &tt, &ctl, &*reporter));
+            let result = with_variant!(variant, V => search::think::<V>(&board, &history, &limits, &opts, &tt, &ctl, &*reporter));
             // Under `infinite` or `ponder` the best move waits for the GUI.
             while (limits.infinite || ctl.pondering()) && !ctl.stopped() {
                 std::thread::sleep(std::time::Duration::from_millis(1));
@@ -226,18 +226,6 @@ impl Engine {
     pub fn fen(&self) -> String {
         with_variant!(self.variant, V => V::fen(&self.board))
     }
-}
-
-fn run<V: Evaluate>(
-    board: &Board,
-    history: &[u64],
-    limits: &Limits,
-    opts: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &Control,
-    reporter: &dyn Reporter,
-) -> SearchResult {
-    search::think::<V>(board, history, limits, opts, tt, control, reporter)
 }
 
 impl Drop for Engine {

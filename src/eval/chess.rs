@@ -35,11 +35,7 @@ fn side(b: &Board, c: Color) -> Tapered {
 
 impl Evaluate for Chess {
     fn evaluate(b: &Board) -> i32 {
-        let us = b.turn();
-        let mut t = side(b, us);
-        let o = side(b, !us);
-        t -= (o.0, o.1);
-        common::taper(t, common::phase(b)) + w::TEMPO
+        common::side_to_move_view(b, side)
     }
 
     fn tactical_gain(b: &Board, m: Move) -> i32 {

@@ -154,3 +154,13 @@ fn ahead(c: Color, sq: Square) -> Bitboard {
         Bitboard(!0u64 >> (8 * (8 - r)))
     }
 }
+
+/// The evaluation from the side to move's view: `side(b, us) - side(b, them)`,
+/// tapered by phase, plus the tempo bonus. `side` scores one colour.
+pub fn side_to_move_view(b: &Board, side: impl Fn(&Board, Color) -> Tapered) -> i32 {
+    let us = b.turn();
+    let mut t = side(b, us);
+    let o = side(b, !us);
+    t -= (o.0, o.1);
+    taper(t, phase(b)) + w::TEMPO
+}

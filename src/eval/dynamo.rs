@@ -62,11 +62,7 @@ fn exit_gain(b: &Board, m: Move) -> i32 {
 
 impl Evaluate for Dynamo {
     fn evaluate(b: &Board) -> i32 {
-        let us = b.turn();
-        let mut t = side(b, us);
-        let o = side(b, !us);
-        t -= (o.0, o.1);
-        common::taper(t, common::phase(b)) + w::TEMPO
+        common::side_to_move_view(b, side)
     }
 
     /// Tactical turns: those that take material off the board or promote.

@@ -34,11 +34,7 @@ fn side(b: &Board, c: Color) -> Tapered {
 
 impl Evaluate for Push {
     fn evaluate(b: &Board) -> i32 {
-        let us = b.turn();
-        let mut t = side(b, us);
-        let o = side(b, !us);
-        t -= (o.0, o.1);
-        common::taper(t, common::phase(b)) + w::TEMPO
+        common::side_to_move_view(b, side)
     }
 
     fn is_tactical(b: &Board, m: Move) -> bool {

@@ -9,7 +9,7 @@ use super::{Control, Limits, PvInfo, Reporter, ScoreBound, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::timeman::Budget;
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, TranspositionTable, TtEntry};
 use crate::types::{Color, Move, MoveList};
 use crate::variant::Outcome;
 use std::marker::PhantomData;
@@ -34,6 +34,17 @@ struct RootMove {
     prev_score: i32,
     seldepth: usize,
     pv: Vec<Move>,
+}
+
+/// The stored score if its bound settles the window, else `None`.
+fn tt_cutoff(e: &TtEntry, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let s = score::from_tt(e.score, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    usable.then_some(s)
 }
 
 /// Late-move reduction table, indexed by depth and move number (capped).
@@ -410,16 +421,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if let Some(e) = tt
             && !pv_node
             && e.depth >= depth
+            && let Some(s) = tt_cutoff(&e, alpha, beta, ply)
         {
-            let s = score::from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
 
         let in_check = V::is_check(b);
@@ -570,16 +574,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if ply >= MAX_PLY - 1 {
             return V::evaluate(b);
         }
-        if let Some(e) = self.shared.tt.probe(b.key()) {
-            let s = score::from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
+        if let Some(e) = self.shared.tt.probe(b.key())
+            && let Some(s) = tt_cutoff(&e, alpha, beta, ply)
+        {
+            return s;
         }
         let in_check = V::is_check(b);
         // Standing pat is a lower bound only if doing nothing is safe.

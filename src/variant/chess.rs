@@ -164,9 +164,7 @@ impl Variant for Chess {
     }
 
     fn play(b: &Board, m: Move) -> Board {
-        let nb = make_standard(b, m);
-        debug_assert!(nb.is_consistent() && nb.key() == nb.compute_key(), "{m:?} on {b:?}");
-        nb
+        super::checked(b, m, make_standard(b, m))
     }
 
     fn checkers(b: &Board) -> Bitboard {

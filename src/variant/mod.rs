@@ -121,6 +121,14 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// Debug builds check every made move: bitboards agree with the mailbox and
+/// the incremental key with the recomputed one.
+#[inline(always)]
+pub(crate) fn checked(before: &Board, m: Move, after: Board) -> Board {
+    debug_assert!(after.is_consistent() && after.key() == after.compute_key(), "{m:?} on {before:?}");
+    after
+}
+
 /// The variants, as a runtime value: used only at the edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum VariantKind {

@@ -340,9 +340,7 @@ impl Variant for Push {
     }
 
     fn play(b: &Board, m: Move) -> Board {
-        let nb = make(b, m);
-        debug_assert!(nb.is_consistent() && nb.key() == nb.compute_key(), "{m:?} on {b:?}");
-        nb
+        super::checked(b, m, make(b, m))
     }
 
     fn checkers(b: &Board) -> Bitboard {
