@@ -574,11 +574,6 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if ply >= MAX_PLY - 1 {
             return V::evaluate(b);
         }
-        if let Some(e) = self.shared.tt.probe(b.key())
-            && let Some(s) = tt_cutoff(&e, alpha, beta, ply)
-        {
-            return s;
-        }
         let in_check = V::is_check(b);
         // Standing pat is a lower bound only if doing nothing is safe.
         let limit = if in_check { QS_EVASION_PLIES } else { QS_THREAT_PLIES };
