@@ -193,9 +193,10 @@ pub fn run(depth: Option<u32>, mut each: impl FnMut(&str, &str, u64)) -> BenchRe
     let mut out = BenchResult::default();
     bench_variant::<Chess>(CHESS, depth, &mut out, |f, n| each(Chess::NAME, f, n));
     bench_variant::<Atomic>(ATOMIC, depth, &mut out, |f, n| each(Atomic::NAME, f, n));
-    bench_variant::<Push>(PUSH, depth, &mut out, |f, n| each(Push::NAME, f, n));
-    // Dynamo turns are many and expensive to generate: a shallower search.
-    bench_variant::<Dynamo>(DYNAMO, depth.saturating_sub(7).max(1), &mut out, |f, n| each(Dynamo::NAME, f, n));
+    // Push and Dynamo moves are costlier to generate (make-and-test, and two-
+    // part turns): shallower searches keep the bench to a few seconds.
+    bench_variant::<Push>(PUSH, depth.saturating_sub(2).max(1), &mut out, |f, n| each(Push::NAME, f, n));
+    bench_variant::<Dynamo>(DYNAMO, depth.saturating_sub(8).max(1), &mut out, |f, n| each(Dynamo::NAME, f, n));
     out.millis = start.elapsed().as_millis() as u64;
     out
 }

@@ -61,6 +61,9 @@ fn exit_gain(b: &Board, m: Move) -> i32 {
 }
 
 impl Evaluate for Dynamo {
+    /// Turns that threaten to send the king off are searched in quiescence.
+    const QSEARCH_CHECKS: bool = true;
+
     fn evaluate(b: &Board) -> i32 {
         common::side_to_move_view(b, side)
     }

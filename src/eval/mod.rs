@@ -26,6 +26,10 @@ pub trait Evaluate: Variant {
         b.occupied().contains(m.to()) || m.promotion_role().is_some() || m.kind() == crate::types::MoveKind::EnPassant
     }
 
+    /// Whether quiescence also tries quiet moves that give check (at its
+    /// first ply): for variants where a check threatens to end the game.
+    const QSEARCH_CHECKS: bool = false;
+
     /// Estimated material gain of a tactical move, for ordering and pruning.
     fn tactical_gain(b: &Board, m: Move) -> i32;
 

@@ -594,8 +594,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut scores = Scores::new();
         let mut picker =
             Picker::new::<V>(b, &mut moves, &mut scores, Move::NONE, [Move::NONE; 2], &self.history[b.turn().index()]);
+        // Variants whose checks are threats of an immediate win (Dynamo: a
+        // king about to be sent off) also try checking moves at the first
+        // quiescence ply.
+        let try_checks = V::QSEARCH_CHECKS && qply == 0 && !full_width;
         while let Some((m, tactical)) = picker.next() {
-            if !tactical && !full_width {
+            if !tactical && !full_width && !try_checks {
                 continue;
             }
             if !full_width && tactical {
@@ -605,6 +609,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 }
             }
             let child = V::play(b, m);
+            if !tactical && !full_width && !V::is_check(&child) {
+                continue;
+            }
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;
