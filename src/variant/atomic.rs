@@ -1,4 +1,4 @@
-//! Atomic chess (lichess rules, `shared` spec "atomic"): every capture is an
+//! Atomic chess (lichess rules; `docs/rules/atomic.md`): every capture is an
 //! explosion that removes the capturer, the captured piece and every non-pawn
 //! on the eight squares around the capture square. Kings never capture; a
 //! move may not explode the mover's own king; exploding the enemy king wins

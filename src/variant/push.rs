@@ -1,6 +1,6 @@
-//! Push ("échecs atomiques brésiliens", from echekk.fr; the project's
-//! rules text is authoritative): orthodox chess plus **push** moves. A
-//! non-king piece makes one of its capturing moves onto a square `T` held by
+//! Push ("échecs atomiques brésiliens", from echekk.fr;
+//! `docs/rules/push.md` is authoritative, its sections are cited below):
+//! orthodox chess plus **push** moves. A non-king piece makes one of its capturing moves onto a square `T` held by
 //! one of its *own* pieces and shoves that piece one step on: riders and pawns
 //! shove the whole run of own pieces in front of them one unit step
 //! (the rider's wazir/fers step, the pawn's capture step), knights shove

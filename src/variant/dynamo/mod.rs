@@ -1,6 +1,7 @@
 //! Dynamo, as the vchess site plays it (its Dynamo page and reference code;
-//! the project's rules text is authoritative and reproduces the reference's
-//! quirks on purpose). Nothing is captured: a turn is a first part (an own
+//! `docs/rules/dynamo.md` is authoritative and reproduces the reference's
+//! quirks on purpose; section numbers below are that file's). Nothing is
+//! captured: a turn is a first part (an own
 //! move, an exit off the board, castling, or a push of any piece by one of
 //! ours) and an optional second part (the pusher following, or a pull of a
 //! piece behind the piece that moved). Kings never leave the board; a king
