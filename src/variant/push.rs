@@ -1,8 +1,8 @@
-//! Push ("échecs atomiques brésiliens", from echekk.fr;
-//! `docs/rules/push.md` is authoritative, its sections are cited below):
-//! orthodox chess plus **push** moves. A non-king piece makes one of its capturing moves onto a square `T` held by
-//! one of its *own* pieces and shoves that piece one step on: riders and pawns
-//! shove the whole run of own pieces in front of them one unit step
+//! Push ("échecs atomiques brésiliens", from echekk.fr; `docs/rules/push.md` is
+//! authoritative, its sections are cited below): orthodox chess plus **push**
+//! moves. A non-king piece makes one of its capturing moves onto a square `T`
+//! held by one of its *own* pieces and shoves that piece one step on: riders
+//! and pawns shove the whole run of own pieces in front of them one unit step
 //! (the rider's wazir/fers step, the pawn's capture step), knights shove
 //! exactly one piece by the same leap. The front piece lands on `L`; `L` must
 //! be on the board, may hold an enemy piece (captured), and a pawn may not be

@@ -1,12 +1,11 @@
 //! Dynamo, as the vchess site plays it (its Dynamo page and reference code;
 //! `docs/rules/dynamo.md` is authoritative and reproduces the reference's
 //! quirks on purpose; section numbers below are that file's). Nothing is
-//! captured: a turn is a first part (an own
-//! move, an exit off the board, castling, or a push of any piece by one of
-//! ours) and an optional second part (the pusher following, or a pull of a
-//! piece behind the piece that moved). Kings never leave the board; a king
-//! "in check" is one the reference's patterns say could be sent off, and the
-//! only win is mate.
+//! captured: a turn is a first part (an own move, an exit off the board,
+//! castling, or a push of any piece by one of ours) and an optional second part
+//! (the pusher following, or a pull of a piece behind the piece that moved).
+//! Kings never leave the board; a king "in check" is one the reference's
+//! patterns say could be sent off, and the only win is mate.
 //!
 //! A turn is one `Move` (one ply): the two parts are encoded in its two
 //! halves (see `types::moves`), so the search, the hash table and repetition
