@@ -206,3 +206,32 @@ fn only_the_stated_material_is_insufficient() {
         assert_eq!(Push::is_insufficient_material(&b), dead, "{fen}");
     }
 }
+
+/// The fast legality filter against plain make-and-test, and bulk counting
+/// against the list, at every ply of seeded random games.
+#[test]
+fn fast_legality_agrees_with_make_and_test_in_random_games() {
+    let mut rng = fastrand::Rng::with_seed(0x9054);
+    let mut plies = 0;
+    for _ in 0..300 {
+        let mut b = Push::from_fen(Board::STARTPOS).unwrap();
+        for _ in 0..200 {
+            let mut fast = MoveList::new();
+            Push::legal_moves(&b, &mut fast);
+            let mut slow = MoveList::new();
+            fission::variant::push::legal_moves_by_make_and_test(&b, &mut slow);
+            let mut f: Vec<u32> = fast.iter().map(|m| m.raw()).collect();
+            let mut s: Vec<u32> = slow.iter().map(|m| m.raw()).collect();
+            f.sort();
+            s.sort();
+            assert_eq!(f, s, "{}", b.fen());
+            assert_eq!(Push::count_moves(&b), fast.len() as u64, "{}", b.fen());
+            if fast.is_empty() || Push::is_insufficient_material(&b) {
+                break;
+            }
+            b = Push::play(&b, fast[rng.usize(..fast.len())]);
+            plies += 1;
+        }
+    }
+    assert!(plies > 10_000, "{plies}");
+}

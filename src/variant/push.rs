@@ -52,10 +52,15 @@ fn unit(a: Square, b: Square) -> (i8, i8) {
 /// A push onto `s` needs a piece of `x` right in front of `s` (next to it,
 /// or a knight's leap away), so only those squares are looked at.
 pub fn attackers(b: &Board, s: Square, x: Color) -> Bitboard {
-    let own = b.by_color(x);
-    let occ = b.occupied();
-    let mut found = b.attackers_to(s, x, occ);
-    let pawns = b.pieces(x, Role::Pawn);
+    attackers_with(b, s, x, b.occupied(), b.by_color(x))
+}
+
+/// As [`attackers`], on the board `b` changed to occupancy `occ` and with
+/// `own` for the pieces of `x` (a subset of `b`'s: a piece of `x` may have
+/// been captured, none has moved). Used to judge king steps without a copy.
+fn attackers_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -> Bitboard {
+    let mut found = b.attackers_to(s, x, occ) & own;
+    let pawns = b.pieces(x, Role::Pawn) & own;
     let s_on_first = s.rank() == first_rank(x);
     let fronts = |cands: Bitboard| if s_on_first { cands & !pawns } else { cands };
     // (b) pushes along a unit vector v: the front piece f = s - v is x's; the
@@ -83,7 +88,7 @@ pub fn attackers(b: &Board, s: Square, x: Color) -> Bitboard {
         }
     }
     // (c) knights push exactly one piece by their own leap: f = s - v, n = s - 2v.
-    let knights = b.pieces(x, Role::Knight);
+    let knights = b.pieces(x, Role::Knight) & own;
     if knights.any() {
         for f in fronts(knight_attacks(s) & own) {
             let n = 2 * f.index() as i32 - s.index() as i32;
@@ -262,19 +267,94 @@ fn make(b: &Board, m: Move) -> Board {
     nb
 }
 
-/// Whether a pseudo-legal move needs the make-and-test legality check (see
-/// `legal_moves`).
+/// Whether a pseudo-legal move is legal (see `legal_moves`): made and
+/// tested when we are in check, when it moves our king or is en passant;
+/// otherwise only the line from our king through the vacated origin can
+/// carry a new attack, and that line alone is examined.
 #[inline]
-fn needs_test(m: Move, ksq: Square, in_check: bool, king_lines: Bitboard) -> bool {
+fn is_legal_move(b: &Board, m: Move, ksq: Square, in_check: bool, king_lines: Bitboard) -> bool {
     let moves_king = m.from() == ksq
         || (m.kind() == MoveKind::Shove && (attacks::between(m.to(), m.second_to()).with(m.to())).contains(ksq));
-    in_check || moves_king || m.kind() == MoveKind::EnPassant || king_lines.contains(m.from())
+    if m.from() == ksq && m.kind() == MoveKind::Normal {
+        // A king step: the destination must not be attacked once the king
+        // stands there (its old square empty, a captured piece gone).
+        let them = b.them().without(m.to());
+        let occ = b.occupied().without(ksq).with(m.to());
+        return attackers_with(b, m.to(), !b.turn(), occ, them).is_empty();
+    }
+    if in_check || moves_king || m.kind() == MoveKind::EnPassant {
+        return legal_after(b, m);
+    }
+    !king_lines.contains(m.from()) || line_stays_safe(b, m, ksq)
+}
+
+/// Every legal move by plain make-and-test of every pseudo-legal move: the
+/// slow, obviously correct definition (rules §3.3) that tests compare the
+/// fast filter of `legal_moves` with.
+pub fn legal_moves_by_make_and_test(b: &Board, out: &mut MoveList) {
+    let mut pseudo = MoveList::new();
+    pseudo_legal(b, &mut pseudo);
+    out.extend(pseudo.into_iter().filter(|&m| legal_after(b, m)));
 }
 
 /// Make-and-test: our king is not attacked after the move.
 fn legal_after(b: &Board, m: Move) -> bool {
     let after = make(b, m);
     after.king(b.turn()).is_some_and(|k| !attacked(&after, k, !b.turn()))
+}
+
+/// Whether, after `m` (which leaves our king on `ksq` and vacates only its
+/// origin, on one of the king's lines), that line carries no attack on the
+/// king: neither an orthodox slider nor a push of an enemy run (rules §3.2 b
+/// restricted to the one direction).
+fn line_stays_safe(b: &Board, m: Move, ksq: Square) -> bool {
+    let a = m.from();
+    let u = unit(ksq, a);
+    // Squares our pieces hold after the move besides the unchanged ones.
+    let filled = if m.kind() == MoveKind::Shove {
+        attacks::between(m.to(), m.second_to()).with(m.to()).with(m.second_to())
+    } else {
+        Bitboard::from_square(m.to())
+    };
+    let occ = b.occupied().without(a) | filled;
+    let x = !b.turn();
+    let them = b.by_color(x) & !filled;
+    let sliders = if u.0 == 0 || u.1 == 0 { b.rook_likes() } else { b.bishop_likes() } & them;
+    // Orthodox: the first piece on the line.
+    let mut t = ksq.step(u.0, u.1);
+    while let Some(sq) = t {
+        if occ.contains(sq) {
+            if sliders.contains(sq) {
+                return false;
+            }
+            break;
+        }
+        t = sq.step(u.0, u.1);
+    }
+    // A push along -u: an enemy run starting next to the king.
+    let Some(f) = ksq.step(u.0, u.1) else { return true };
+    let pawns = b.pieces(x, Role::Pawn) & them;
+    if !them.contains(f) || (ksq.rank() == first_rank(x) && pawns.contains(f)) {
+        return true;
+    }
+    let pawn_step = u.0 != 0 && -u.1 == forward(x);
+    let mut g = f.step(u.0, u.1);
+    while let Some(sq) = g {
+        if !them.contains(sq) {
+            break;
+        }
+        if sliders.contains(sq) || (pawn_step && pawns.contains(sq)) {
+            return false;
+        }
+        g = sq.step(u.0, u.1);
+    }
+    while let Some(sq) = g {
+        if occ.contains(sq) {
+            return !sliders.contains(sq);
+        }
+        g = sq.step(u.0, u.1);
+    }
+    true
 }
 
 impl Variant for Push {
@@ -309,7 +389,7 @@ impl Variant for Push {
         let in_check = attacked(b, ksq, !us);
         let king_lines = attacks::queen_attacks(ksq, Bitboard::EMPTY);
         for m in pseudo {
-            if needs_test(m, ksq, in_check, king_lines) && !legal_after(b, m) {
+            if !is_legal_move(b, m, ksq, in_check, king_lines) {
                 continue;
             }
             moves.push(m);
@@ -335,7 +415,7 @@ impl Variant for Push {
         special_moves(b, ksq, &mut rest);
         orthodox_piece_moves(b, b.us() & king_lines, &mut ListSink(&mut rest));
         push_moves_all(b, &mut rest);
-        let tested = rest.iter().filter(|&&m| !needs_test(m, ksq, false, king_lines) || legal_after(b, m)).count();
+        let tested = rest.iter().filter(|&&m| is_legal_move(b, m, ksq, false, king_lines)).count();
         count.0 + tested as u64
     }
 
