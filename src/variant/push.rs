@@ -297,6 +297,15 @@ pub fn legal_moves_by_make_and_test(b: &Board, out: &mut MoveList) {
     out.extend(pseudo.into_iter().filter(|&m| legal_after(b, m)));
 }
 
+/// The squares whose vacating could expose the king: those between it and
+/// an enemy slider on one of its lines. A new attack along a line, orthodox
+/// or by a push of an enemy run, always ends in such a slider beyond the
+/// vacated square (a pawn inside an enemy run next to the king does not
+/// depend on our pieces, and out of check there is none).
+fn danger_lines(b: &Board, ksq: Square) -> Bitboard {
+    movegen::pins(b, ksq).1
+}
+
 /// Make-and-test: our king is not attacked after the move.
 fn legal_after(b: &Board, m: Move) -> bool {
     let after = make(b, m);
@@ -387,7 +396,7 @@ impl Variant for Push {
         let mut pseudo = MoveList::new();
         pseudo_legal(b, &mut pseudo);
         let in_check = attacked(b, ksq, !us);
-        let king_lines = attacks::queen_attacks(ksq, Bitboard::EMPTY);
+        let king_lines = danger_lines(b, ksq);
         for m in pseudo {
             if !is_legal_move(b, m, ksq, in_check, king_lines) {
                 continue;
@@ -407,7 +416,7 @@ impl Variant for Push {
             Self::legal_moves(b, &mut l);
             return l.len() as u64;
         }
-        let king_lines = attacks::queen_attacks(ksq, Bitboard::EMPTY);
+        let king_lines = danger_lines(b, ksq);
         let free = b.us() & !king_lines & !Bitboard::from_square(ksq);
         let mut count = movegen::CountSink::default();
         orthodox_piece_moves(b, free, &mut count);
