@@ -52,11 +52,7 @@ fn king_danger(b: &Board, c: Color, enemy_att: Bitboard, to_move: bool) -> i32 {
 }
 
 fn side(b: &Board, c: Color, enemy_att: Bitboard, to_move: bool) -> Tapered {
-    let mut t = common::material_pst(b, c, &w::ATOMIC_VALUES);
-    let a = common::pieces_activity(b, c);
-    t += (a.0, a.1);
-    let p = common::pawn_structure(b, c);
-    t += (p.0, p.1);
+    let mut t = common::base_terms(b, c, &w::ATOMIC_VALUES);
     let d = king_danger(b, c, enemy_att, to_move);
     t += (d, d);
     t

@@ -24,11 +24,7 @@ fn king_safety(b: &Board, c: Color) -> i32 {
 }
 
 fn side(b: &Board, c: Color) -> Tapered {
-    let mut t = common::material_pst(b, c, &w::CHESS_VALUES);
-    let a = common::pieces_activity(b, c);
-    t += (a.0, a.1);
-    let p = common::pawn_structure(b, c);
-    t += (p.0, p.1);
+    let mut t = common::base_terms(b, c, &w::CHESS_VALUES);
     t += (king_safety(b, c), 0);
     t
 }

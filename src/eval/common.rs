@@ -155,6 +155,17 @@ fn ahead(c: Color, sq: Square) -> Bitboard {
     }
 }
 
+/// The terms every chess-like evaluator starts from: material and
+/// piece-square tables with `values`, piece activity, pawn structure.
+pub fn base_terms(b: &Board, c: Color, values: &[(i32, i32); 6]) -> Tapered {
+    let mut t = material_pst(b, c, values);
+    let a = pieces_activity(b, c);
+    t += (a.0, a.1);
+    let p = pawn_structure(b, c);
+    t += (p.0, p.1);
+    t
+}
+
 /// The evaluation from the side to move's view: `side(b, us) - side(b, them)`,
 /// tapered by phase, plus the tempo bonus. `side` scores one colour.
 pub fn side_to_move_view(b: &Board, side: impl Fn(&Board, Color) -> Tapered) -> i32 {

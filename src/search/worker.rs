@@ -367,6 +367,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         false
     }
 
+    /// Every node starts here: counts it, and returns its score if the
+    /// search was stopped (0, ignored) or the game is over on the board.
+    fn enter(&mut self, b: &Board, ply: usize) -> Option<i32> {
+        self.count_node();
+        if self.stopped {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.terminal(b, ply)
+    }
+
     /// Score of a position that ended the game by the variant's own rule
     /// (e.g. an exploded king), from the side to move's view.
     fn terminal(&self, b: &Board, ply: usize) -> Option<i32> {
@@ -391,12 +402,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if depth <= 0 {
             return self.qsearch(b, alpha, beta, ply, 0);
         }
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal(b, ply) {
+        if let Some(s) = self.enter(b, ply) {
             return s;
         }
         if (V::FIFTY_MOVE_RULE && b.halfmoves() >= 100)
@@ -560,12 +566,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv_len[ply] = ply;
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.terminal(b, ply) {
+        if let Some(s) = self.enter(b, ply) {
             return s;
         }
         if V::is_insufficient_material(b) {
