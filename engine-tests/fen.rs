@@ -3,7 +3,7 @@
 
 mod common;
 
-use fission::{Atomic, Board, Chess, FenError, Variant};
+use fission::{Atomic, Board, Chess, Dynamo, FenError, Push, Variant};
 use proptest::prelude::*;
 
 #[test]
@@ -90,6 +90,20 @@ proptest! {
         let _ = Board::from_fen(&s);
         let _ = Atomic::from_fen(&s);
         let _ = Chess::from_fen(&s);
+        let _ = Push::from_fen(&s);
+        let _ = Dynamo::from_fen(&s);
+    }
+
+    #[test]
+    fn dynamo_fen_like_strings_never_panic(s in "[1-8pnbrqkPNBRQK/]{1,30} [wb] [0-9]{1,3} [a-zé]{0,5} [-wbpnbrqkaeh1-8./é]{0,20}") {
+        if let Ok(b) = Dynamo::from_fen(&s) {
+            // Whatever parses formats and parses back to the same position.
+            let again = Dynamo::from_fen(&Dynamo::fen(&b)).unwrap();
+            prop_assert_eq!(Dynamo::fen(&again), Dynamo::fen(&b));
+            let mut moves = fission::MoveList::new();
+            Dynamo::legal_moves(&b, &mut moves);
+            for m in moves.iter().take(20) { let _ = Dynamo::play(&b, *m); }
+        }
     }
 
     #[test]
