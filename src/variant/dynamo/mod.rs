@@ -95,6 +95,7 @@ fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
     let mover = b.turn();
     let mut firsts = Parts::new();
     let mut cands = Parts::new();
+    let mut safe: Vec<bool> = Vec::new();
     for s in b.occupied() {
         firsts.clear();
         parts::first_parts_from(b, &st.flags, s, &mut firsts);
@@ -119,20 +120,14 @@ fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
                 };
                 parts::second_parts(&b1, mover, &info, &mut cands);
             }
-            let mut any_safe = false;
-            let mut safe = [false; 64];
-            let mut safe_more = Vec::new();
-            for (i, c) in cands.iter().enumerate() {
+            // Which candidates leave the mover out of check.
+            safe.clear();
+            for c in &cands {
                 let mut b2 = b1.clone();
                 c.part.apply(&mut b2);
-                let ok = !check::in_check(&b2, mover);
-                any_safe |= ok;
-                if i < 64 {
-                    safe[i] = ok;
-                } else {
-                    safe_more.push(ok);
-                }
+                safe.push(!check::in_check(&b2, mover));
             }
+            let any_safe = safe.iter().any(|&ok| ok);
             if !any_safe {
                 // Automatic pass: the undo rule is not applied.
                 if !check1 {
@@ -149,8 +144,7 @@ fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
                 }
                 last.reversed_by(&rec)
             };
-            for (i, c) in cands.iter().enumerate() {
-                let ok = if i < 64 { safe[i] } else { safe_more[i - 64] };
+            for (c, &ok) in cands.iter().zip(&safe) {
                 if ok && !reverses(Some(c.part)) {
                     emit(Turn { first: f, second: Some(c.part) }, own_first);
                 }
