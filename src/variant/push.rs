@@ -273,15 +273,21 @@ fn make(b: &Board, m: Move) -> Board {
 /// carry a new attack, and that line alone is examined.
 #[inline]
 fn is_legal_move(b: &Board, m: Move, ksq: Square, in_check: bool, king_lines: Bitboard) -> bool {
-    let moves_king = m.from() == ksq
-        || (m.kind() == MoveKind::Shove && (attacks::between(m.to(), m.second_to()).with(m.to())).contains(ksq));
-    if m.from() == ksq && m.kind() == MoveKind::Normal {
+    if m.from() == ksq {
+        if m.kind() == MoveKind::Castle {
+            // The generator tested the king's square, the one it crosses and
+            // its destination before castling; rules §4 shows that settles
+            // the position after it too.
+            return true;
+        }
         // A king step: the destination must not be attacked once the king
         // stands there (its old square empty, a captured piece gone).
         let them = b.them().without(m.to());
         let occ = b.occupied().without(ksq).with(m.to());
         return attackers_with(b, m.to(), !b.turn(), occ, them).is_empty();
     }
+    let moves_king =
+        m.kind() == MoveKind::Shove && (attacks::between(m.to(), m.second_to()).with(m.to())).contains(ksq);
     if in_check || moves_king || m.kind() == MoveKind::EnPassant {
         return legal_after(b, m);
     }
