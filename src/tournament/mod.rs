@@ -42,7 +42,8 @@ pub struct MatchConfig {
     pub time_margin_ms: u64,
 }
 
-pub const USAGE: &str = "fission match --engine CMD [--engine CMD ...] --variant chess|atomic|dynamo|push --games N --tc 10+0.1
+pub const USAGE: &str =
+    "fission match --engine CMD [--engine CMD ...] --variant chess|atomic|dynamo|push --games N --tc 10+0.1
   [--concurrency K] [--openings FILE | --random-plies N] [--seed S] [--pgn OUT.pgn]
   [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--option NAME=VALUE ...] [--gauntlet] [--timemargin MS]";
 
