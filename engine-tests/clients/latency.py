@@ -15,6 +15,19 @@ def start(path):
     return subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
 
+def send(p, text):
+    p.stdin.write(text + "\n")
+    p.stdin.flush()
+
+
+def timed(p, command, answer):
+    """Seconds from sending `command` to the line starting with `answer`."""
+    t = time.perf_counter()
+    send(p, command)
+    until(p, answer)
+    return time.perf_counter() - t
+
+
 def until(p, prefix):
     while True:
         line = p.stdout.readline()
@@ -31,29 +44,21 @@ def main():
     for _ in range(runs):
         t = time.perf_counter()
         p = start(path)
-        p.stdin.write("uci\n")
-        p.stdin.flush()
+        send(p, "uci")
         until(p, "uciok")
         startup.append(time.perf_counter() - t)
-        p.stdin.write("quit\n")
-        p.stdin.flush()
+        send(p, "quit")
         p.wait()
     stops = {}
     for variant in ("chess", "atomic"):
         p = start(path)
-        p.stdin.write(f"setoption name UCI_Variant value {variant}\nposition startpos\n")
+        send(p, f"setoption name UCI_Variant value {variant}\nposition startpos")
         lat = []
         for _ in range(runs):
-            p.stdin.write("go infinite\n")
-            p.stdin.flush()
+            send(p, "go infinite")
             time.sleep(0.2)
-            t = time.perf_counter()
-            p.stdin.write("stop\n")
-            p.stdin.flush()
-            until(p, "bestmove")
-            lat.append(time.perf_counter() - t)
-        p.stdin.write("quit\n")
-        p.stdin.flush()
+            lat.append(timed(p, "stop", "bestmove"))
+        send(p, "quit")
         p.wait()
         stops[variant] = lat
     ms = lambda xs: f"median {statistics.median(xs) * 1000:.2f} ms, max {max(xs) * 1000:.2f} ms"
