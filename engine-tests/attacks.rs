@@ -80,3 +80,42 @@ fn explosion_mask_of_corner_and_centre() {
     assert_eq!(attacks::explosion_mask(Square::parse("e4").unwrap()).count(), 8);
     assert!(!attacks::explosion_mask(Square::A1).contains(Square::A1));
 }
+
+/// Directions, open rays, `nearest` and `before_first` against square walks
+/// over random subsets of each ray.
+#[test]
+fn directed_rays_agree_with_square_walks() {
+    let mut rng = fastrand::Rng::with_seed(0xD1EC);
+    for a in Square::all() {
+        for b in Square::all() {
+            let aligned = a != b && attacks::line(a, b).any();
+            let Some(d) = attacks::direction(a, b) else {
+                assert!(!aligned, "{a} {b}");
+                continue;
+            };
+            assert!(aligned, "{a} {b}");
+            let (df, dr) = d.step();
+            assert_eq!(a.step(df, dr).map(|s| s.index() as i8 - a.index() as i8), Some(d.delta()));
+            assert_eq!(attacks::direction(b, a), Some(d.opposite()));
+            // The ray by walking, in order from a.
+            let mut walk = Vec::new();
+            let mut cur = a.step(df, dr);
+            while let Some(s) = cur {
+                walk.push(s);
+                cur = s.step(df, dr);
+            }
+            assert!(walk.contains(&b));
+            let ray = attacks::ray(a, d);
+            assert_eq!(ray, walk.iter().fold(Bitboard::EMPTY, |bb, &s| bb.with(s)));
+            assert_eq!(d.is_orthogonal(), df == 0 || dr == 0);
+            for _ in 0..8 {
+                let stops = Bitboard(rng.u64(..) & rng.u64(..));
+                let first = walk.iter().position(|&s| stops.contains(s));
+                let expect_nearest = first.map_or(Bitboard::EMPTY, |i| Bitboard::from_square(walk[i]));
+                assert_eq!(attacks::nearest(stops & ray, d), expect_nearest, "{a} {d:?}");
+                let before = walk[..first.unwrap_or(walk.len())].iter().fold(Bitboard::EMPTY, |bb, &s| bb.with(s));
+                assert_eq!(attacks::before_first(ray, stops, d), before, "{a} {d:?} {stops:?}");
+            }
+        }
+    }
+}

@@ -2,8 +2,9 @@
 //! (§10) and a few more hand-counted positions.
 
 use fission::types::MoveKind;
+use fission::types::Rank;
 use fission::uci::notation::{move_to_uci, parse_move};
-use fission::{Board, MoveList, Push, Variant};
+use fission::{Board, Color, MoveList, Piece, Push, Role, Square, Variant};
 
 fn legal(fen: &str) -> (Board, Vec<String>, Vec<String>) {
     let b = Push::from_fen(fen).unwrap();
@@ -213,7 +214,8 @@ fn only_the_stated_material_is_insufficient() {
 fn fast_legality_agrees_with_make_and_test_in_random_games() {
     let mut rng = fastrand::Rng::with_seed(0x9054);
     let mut plies = 0;
-    for _ in 0..300 {
+    let games = std::env::var("FISSION_PUSH_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    for _ in 0..games {
         let mut b = Push::from_fen(Board::STARTPOS).unwrap();
         for _ in 0..200 {
             let mut fast = MoveList::new();
@@ -226,6 +228,12 @@ fn fast_legality_agrees_with_make_and_test_in_random_games() {
             s.sort();
             assert_eq!(f, s, "{}", b.fen());
             assert_eq!(Push::count_moves(&b), fast.len() as u64, "{}", b.fen());
+            // Every castling right left has its king and rook at home (rules §4).
+            for rook in b.castling() {
+                let c = if rook.rank() == Rank::FIRST { Color::White } else { Color::Black };
+                assert_eq!(b.piece_at(rook), Some(Piece::new(c, Role::Rook)), "{}", b.fen());
+                assert_eq!(b.king(c), Some(c.fold(Square::E1, Square::E8)), "{}", b.fen());
+            }
             if fast.is_empty() || Push::is_insufficient_material(&b) {
                 break;
             }

@@ -22,8 +22,18 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
 
 static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
 static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+/// Two knight leaps in the same direction (a knight's push in push chess).
+static KNIGHT_DOUBLE: [Bitboard; 64] =
+    leaper_table(&[(2, 4), (4, 2), (4, -2), (2, -4), (-2, -4), (-4, -2), (-4, 2), (-2, 4)]);
 static WHITE_PAWN: [Bitboard; 64] = leaper_table(&[(-1, 1), (1, 1)]);
 static BLACK_PAWN: [Bitboard; 64] = leaper_table(&[(-1, -1), (1, -1)]);
+
+/// The squares two equal knight leaps away from `sq` (the middle square then
+/// lies on the board too). The relation is symmetric.
+#[inline(always)]
+pub fn knight_double_leaps(sq: Square) -> Bitboard {
+    KNIGHT_DOUBLE[sq.index()]
+}
 
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {

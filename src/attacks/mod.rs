@@ -10,8 +10,8 @@ use crate::types::{Bitboard, Color, Role, Square};
 mod leapers;
 mod rays;
 
-pub use leapers::{king_attacks, knight_attacks, pawn_attacks};
-pub use rays::{aligned, between, line, ray_attacks_slow};
+pub use leapers::{king_attacks, knight_attacks, knight_double_leaps, pawn_attacks};
+pub use rays::{Direction, aligned, before_first, between, direction, line, nearest, ray, ray_attacks_slow};
 
 /// One square's entry of a fancy magic table.
 pub(crate) struct Magic {

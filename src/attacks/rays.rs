@@ -77,3 +77,105 @@ pub fn ray_attacks_slow(rook: bool, sq: Square, occ: Bitboard) -> Bitboard {
     }
     Bitboard(bb)
 }
+
+/// One of the eight line directions from a square. The first four (east,
+/// north-west, north, north-east) increase the square index; each direction's
+/// opposite is its index with bit 2 flipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Direction(u8);
+
+/// (file, rank) step of each direction, in `Direction` index order.
+const STEPS: [(i8, i8); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+
+impl Direction {
+    /// The (file, rank) unit step.
+    #[inline(always)]
+    pub const fn step(self) -> (i8, i8) {
+        STEPS[self.0 as usize]
+    }
+    /// The change of square index per step.
+    #[inline(always)]
+    pub const fn delta(self) -> i8 {
+        let (f, r) = self.step();
+        8 * r + f
+    }
+    /// Along a rank or file (else along a diagonal).
+    #[inline(always)]
+    pub const fn is_orthogonal(self) -> bool {
+        self.step().0 == 0 || self.step().1 == 0
+    }
+    #[inline(always)]
+    pub const fn opposite(self) -> Direction {
+        Direction(self.0 ^ 4)
+    }
+    #[inline(always)]
+    const fn increasing(self) -> bool {
+        self.0 < 4
+    }
+}
+
+/// Direction from `a` to `b` for every ordered pair (8 = not aligned), and the
+/// open ray from every square in every direction.
+const fn direction_tables() -> ([[u8; 64]; 64], [[Bitboard; 64]; 8]) {
+    let mut dirs = [[8u8; 64]; 64];
+    let mut rays = [[Bitboard::EMPTY; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut a = 0;
+        while a < 64 {
+            let ray = walk(Square::new(a as u8), STEPS[d], 0);
+            rays[d][a] = Bitboard(ray);
+            let mut rest = ray;
+            while rest != 0 {
+                dirs[a][rest.trailing_zeros() as usize] = d as u8;
+                rest &= rest - 1;
+            }
+            a += 1;
+        }
+        d += 1;
+    }
+    (dirs, rays)
+}
+
+static DIRECTIONS: ([[u8; 64]; 64], [[Bitboard; 64]; 8]) = direction_tables();
+
+/// The direction from `a` to `b` if they share a rank, file or diagonal.
+#[inline(always)]
+pub fn direction(a: Square, b: Square) -> Option<Direction> {
+    let d = DIRECTIONS.0[a.index()][b.index()];
+    if d < 8 { Some(Direction(d)) } else { None }
+}
+
+/// The squares from `sq` (excluded) to the edge in direction `d`.
+#[inline(always)]
+pub fn ray(sq: Square, d: Direction) -> Bitboard {
+    DIRECTIONS.1[d.0 as usize][sq.index()]
+}
+
+/// The square of `bb` nearest to the origin of a ray in direction `d` (all of
+/// `bb` lying on that ray), as a one-square set; empty if `bb` is.
+#[inline(always)]
+pub fn nearest(bb: Bitboard, d: Direction) -> Bitboard {
+    if d.increasing() {
+        Bitboard(bb.0 & bb.0.wrapping_neg())
+    } else if bb.0 == 0 {
+        Bitboard::EMPTY
+    } else {
+        Bitboard(1 << (63 - bb.0.leading_zeros()))
+    }
+}
+
+/// The squares of the ray `ray` (from some origin in direction `d`) that come
+/// before the first square of `stops`: the whole ray if `stops` holds none.
+#[inline(always)]
+pub fn before_first(ray: Bitboard, stops: Bitboard, d: Direction) -> Bitboard {
+    let stops = stops & ray;
+    if d.increasing() {
+        Bitboard(ray.0 & (stops.0 & stops.0.wrapping_neg()).wrapping_sub(1))
+    } else if stops.0 == 0 {
+        ray
+    } else {
+        let top = 63 - stops.0.leading_zeros();
+        Bitboard(ray.0 & !(2u64 << top).wrapping_sub(1))
+    }
+}

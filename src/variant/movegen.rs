@@ -31,20 +31,52 @@ impl Sink for ListSink<'_> {
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
-        for to in targets {
-            let from = Square::new((to.u8() as i8 - delta) as u8);
-            if Bitboard::BACKRANKS.contains(to) {
-                for r in Role::PROMOTIONS {
-                    self.0.push(Move::promotion(from, to, r));
-                }
-            } else {
-                self.0.push(Move::new(from, to, kind));
-            }
-        }
+        for_each_pawn_move(targets, delta, kind, |m| self.0.push(m));
     }
     #[inline(always)]
     fn one(&mut self, m: Move) {
         self.0.push(m);
+    }
+}
+
+/// The moves of [`Sink::pawns`], one by one (promotions expanded).
+#[inline(always)]
+pub fn for_each_pawn_move(targets: Bitboard, delta: i8, kind: MoveKind, mut f: impl FnMut(Move)) {
+    for to in targets {
+        let from = Square::new((to.u8() as i8 - delta) as u8);
+        if Bitboard::BACKRANKS.contains(to) {
+            for r in Role::PROMOTIONS {
+                f(Move::promotion(from, to, r));
+            }
+        } else {
+            f(Move::new(from, to, kind));
+        }
+    }
+}
+
+/// Passes on to `inner` only the moves `keep` accepts: for generators whose
+/// moves need a legality test one by one.
+pub struct FilterSink<'a, S, F> {
+    pub inner: &'a mut S,
+    pub keep: F,
+}
+
+impl<S: Sink, F: FnMut(Move) -> bool> Sink for FilterSink<'_, S, F> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.one(Move::normal(from, to));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
+        for_each_pawn_move(targets, delta, kind, |m| self.one(m));
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        if (self.keep)(m) {
+            self.inner.one(m);
+        }
     }
 }
 

@@ -9,9 +9,13 @@
 //! shoved onto its own first rank (one reaching its last rank promotes).
 //!
 //! Check includes push captures: a square is attacked if any orthodox or push
-//! move of the opponent could capture there (rules §3). Legality is judged by
-//! make-and-test with that attack test, as the rules advise: pins work
-//! differently here (a piece can be pinned by a push of an enemy run).
+//! move of the opponent could capture there (rules §3), and a move is legal
+//! if our king is not attacked after it. Pins work differently here (a piece
+//! can be pinned by a push of an enemy run), so the rules advise
+//! make-and-test; `legal_moves_by_make_and_test` does exactly that and is the
+//! definition the fast generator (`generate`) is tested against. The fast one
+//! never copies the board: the attack test reads only the occupancy and the
+//! attacker's pieces, so a move is judged on those as they would be after it.
 //!
 //! A push is encoded as `Move { from: A, to: T, kind: Shove, second_from: T,
 //! second_to: L }`, with the promotion (if any) on the second piece.
@@ -19,7 +23,7 @@
 use super::chess::validate_standard;
 use super::movegen::{self, ListSink, Sink};
 use super::{Outcome, Variant};
-use crate::attacks::{self, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::attacks::{self, Direction, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Rank, Role, Square};
 
@@ -55,50 +59,63 @@ pub fn attackers(b: &Board, s: Square, x: Color) -> Bitboard {
     attackers_with(b, s, x, b.occupied(), b.by_color(x))
 }
 
+/// The pieces of `x` that capture on `s` along the line leaving `s` in
+/// direction `d`, by an orthodox slide or a push (rules §3.2 b): `run` is the
+/// unbroken row of `x`'s pieces starting next to `s`, shoved one step towards
+/// `s` by a slider or pawn inside it, or by the slider that stands first
+/// beyond it. With an empty run that slider is simply the first piece on the
+/// line, an orthodox attacker. `own`, `sliders` (those moving along `d`) and
+/// `pawns` are `x`'s pieces on the occupancy `occ`.
+#[inline(always)]
+fn line_attackers(
+    s: Square,
+    d: Direction,
+    occ: Bitboard,
+    own: Bitboard,
+    sliders: Bitboard,
+    pawns: Bitboard,
+    x: Color,
+) -> Bitboard {
+    let ray = attacks::ray(s, d);
+    let mut run = attacks::before_first(ray, !own, d);
+    if s.rank() == first_rank(x) && (attacks::nearest(run, d) & pawns).any() {
+        run = Bitboard::EMPTY; // the front pawn may not land on its first rank
+    }
+    let beyond = attacks::nearest(ray & occ & !run, d);
+    let mut found = (run | beyond) & sliders;
+    // Pawns of the run step against d: a capture step if that is diagonal and forward.
+    let (df, dr) = d.step();
+    if df != 0 && -dr == forward(x) {
+        found |= run & pawns;
+    }
+    found
+}
+
 /// As [`attackers`], on the board `b` changed to occupancy `occ` and with
 /// `own` for the pieces of `x` (a subset of `b`'s: a piece of `x` may have
 /// been captured, none has moved). Used to judge king steps without a copy.
 fn attackers_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -> Bitboard {
     let mut found = b.attackers_to(s, x, occ) & own;
     let pawns = b.pieces(x, Role::Pawn) & own;
-    let s_on_first = s.rank() == first_rank(x);
-    let fronts = |cands: Bitboard| if s_on_first { cands & !pawns } else { cands };
-    // (b) pushes along a unit vector v: the front piece f = s - v is x's; the
-    // active piece is inside the run behind it, or a rider beyond the run.
-    for f in fronts(king_attacks(s) & own) {
-        let (df, dr) = unit(f, s);
-        let sliders = if df == 0 || dr == 0 { b.rook_likes() } else { b.bishop_likes() } & own;
-        let pawn_step = df != 0 && dr == forward(x);
-        let mut g = f.step(-df, -dr);
-        while let Some(sq) = g {
-            if !own.contains(sq) {
-                break;
-            }
-            if sliders.contains(sq) || (pawn_step && pawns.contains(sq)) {
-                found = found.with(sq);
-            }
-            g = sq.step(-df, -dr);
-        }
-        // The first piece beyond the run, along the line away from s.
-        if let Some(sq) = g {
-            let beyond = if df == 0 || dr == 0 { rook_attacks(sq, occ) } else { bishop_attacks(sq, occ) };
-            let ray = beyond & attacks::line(s, f) & !attacks::between(s, sq) & !Bitboard::from_square(s);
-            let hit = if occ.contains(sq) { Bitboard::from_square(sq) } else { ray & occ };
-            found |= hit & sliders;
-        }
+    let mut fronts = king_attacks(s) & own;
+    if s.rank() == first_rank(x) {
+        fronts &= !pawns;
     }
-    // (c) knights push exactly one piece by their own leap: f = s - v, n = s - 2v.
-    let knights = b.pieces(x, Role::Knight) & own;
-    if knights.any() {
-        for f in fronts(knight_attacks(s) & own) {
-            let n = 2 * f.index() as i32 - s.index() as i32;
-            if (0..64).contains(&n) {
-                let n = Square::new(n as u8);
-                // The leap from n to f must be a real knight move (no wrap).
-                if knights.contains(n) && knight_attacks(f).contains(n) {
-                    found = found.with(n);
-                }
-            }
+    // (b) pushes along a unit vector: the front piece next to s is x's.
+    for f in fronts {
+        let Some(d) = attacks::direction(s, f) else { continue };
+        let sliders = if d.is_orthogonal() { b.rook_likes() } else { b.bishop_likes() } & own;
+        found |= line_attackers(s, d, occ, own, sliders, pawns, x);
+    }
+    // (c) knights push exactly one piece by their own leap: the knight two
+    // leaps from s, the front piece on the square between.
+    let mut fronts = knight_attacks(s) & own;
+    if s.rank() == first_rank(x) {
+        fronts &= !pawns;
+    }
+    for n in b.pieces(x, Role::Knight) & own & attacks::knight_double_leaps(s) {
+        if fronts.contains(Square::new((s.u8() + n.u8()) / 2)) {
+            found = found.with(n);
         }
     }
     found
@@ -228,24 +245,24 @@ fn surviving_rights(b: &Board, rights: Bitboard) -> Bitboard {
 
 fn make(b: &Board, m: Move) -> Board {
     if m.kind() != MoveKind::Shove {
-        let mut nb = super::chess::make_standard(b, m);
-        let rights = surviving_rights(&nb, nb.castling());
-        nb.set_castling(rights);
-        return nb;
+        // An orthodox move loses the rights it would lose in chess, which
+        // are exactly those whose king or rook leaves its square.
+        return super::chess::make_standard(b, m);
     }
     let mut nb = b.clone();
     let (a, t, l) = (m.from(), m.to(), m.second_to());
     let active = b.role_at(a).unwrap_or(Role::Knight);
-    let v = if active == Role::Knight {
-        (l.file().index() as i8 - t.file().index() as i8, l.rank().index() as i8 - t.rank().index() as i8)
-    } else {
-        unit(t, l)
+    // Every piece of the block moves by the step from its front to l.
+    let step = match attacks::direction(t, l) {
+        Some(d) if active != Role::Knight => d.delta(),
+        _ => l.u8() as i8 - t.u8() as i8,
     };
     let mut pawn_moved = active == Role::Pawn;
     let captured = nb.take(l).is_some();
     // Shift the block from the front backwards, then the active piece.
     let mut sq = l;
-    while let Some(src) = sq.step(-v.0, -v.1) {
+    loop {
+        let src = Square::new((sq.u8() as i8 - step) as u8);
         if let Some(p) = nb.take(src) {
             pawn_moved |= p.role == Role::Pawn;
             nb.put(sq, p);
@@ -260,47 +277,174 @@ fn make(b: &Board, m: Move) -> Board {
         nb.take(l);
         nb.put(l, Piece::new(b.turn(), r));
     }
-    let rights = surviving_rights(&nb, nb.castling());
-    nb.set_castling(rights);
+    if nb.castling().any() {
+        let rights = surviving_rights(&nb, nb.castling());
+        nb.set_castling(rights);
+    }
     nb.set_ep_square(None);
     nb.pass_turn(captured || pawn_moved);
     nb
 }
 
-/// Whether a pseudo-legal move is legal (see `legal_moves`): made and
-/// tested when we are in check, when it moves our king or is en passant;
-/// otherwise only the line from our king through the vacated origin can
-/// carry a new attack, and that line alone is examined.
-#[inline]
-fn is_legal_move(b: &Board, m: Move, ksq: Square, in_check: bool, king_lines: Bitboard) -> bool {
-    if m.from() == ksq {
-        if m.kind() == MoveKind::Castle {
-            // The generator tested the king's square, the one it crosses and
-            // its destination before castling; rules §4 shows that settles
-            // the position after it too.
-            return true;
-        }
-        // A king step: the destination must not be attacked once the king
-        // stands there (its old square empty, a captured piece gone).
-        let them = b.them().without(m.to());
-        let occ = b.occupied().without(ksq).with(m.to());
-        return attackers_with(b, m.to(), !b.turn(), occ, them).is_empty();
-    }
-    let moves_king =
-        m.kind() == MoveKind::Shove && (attacks::between(m.to(), m.second_to()).with(m.to())).contains(ksq);
-    if in_check || moves_king || m.kind() == MoveKind::EnPassant {
-        return legal_after(b, m);
-    }
-    !king_lines.contains(m.from()) || line_stays_safe(b, m, ksq)
-}
-
 /// Every legal move by plain make-and-test of every pseudo-legal move: the
 /// slow, obviously correct definition (rules §3.3) that tests compare the
-/// fast filter of `legal_moves` with.
+/// fast generator of `legal_moves` with.
 pub fn legal_moves_by_make_and_test(b: &Board, out: &mut MoveList) {
     let mut pseudo = MoveList::new();
     pseudo_legal(b, &mut pseudo);
-    out.extend(pseudo.into_iter().filter(|&m| legal_after(b, m)));
+    out.extend(pseudo.iter().copied().filter(|&m| legal_after(b, m)));
+}
+
+/// Make-and-test: our king is not attacked after the move.
+fn legal_after(b: &Board, m: Move) -> bool {
+    let after = make(b, m);
+    after.king(b.turn()).is_some_and(|k| !attacked(&after, k, !b.turn()))
+}
+
+/// Whether our king, standing on `k` after a move of ours that empties the
+/// squares `removed` and puts our pieces on `filled`, is safe: [`legal_after`]
+/// without making the move. Only the occupancy and the set of enemy pieces
+/// change (some are captured), and that is all the attack test reads of the
+/// side that is not attacking.
+fn safe_after(b: &Board, k: Square, removed: Bitboard, filled: Bitboard) -> bool {
+    let occ = (b.occupied() & !removed) | filled;
+    let them = b.them() & !removed & !filled;
+    attackers_with(b, k, !b.turn(), occ, them).is_empty()
+}
+
+/// Whether, after a move of ours that vacates `a` (on one of the lines of
+/// our king on `ksq`), fills the squares `filled` with our pieces and changes
+/// nothing else, that line carries no attack on the king: neither an
+/// orthodox slider nor a push of an enemy run (rules §3.2 b restricted to
+/// the one direction).
+fn line_stays_safe(b: &Board, a: Square, filled: Bitboard, ksq: Square) -> bool {
+    let Some(d) = attacks::direction(ksq, a) else { return true };
+    let x = !b.turn();
+    let occ = b.occupied().without(a) | filled;
+    let them = b.by_color(x) & !filled;
+    let sliders = if d.is_orthogonal() { b.rook_likes() } else { b.bishop_likes() } & them;
+    line_attackers(ksq, d, occ, them, sliders, b.pieces(x, Role::Pawn) & them, x).is_empty()
+}
+
+/// The legal moves of the side to move, into `sink` (rules §3.3).
+///
+/// Moves of our king (steps, castling, pushes with the king in the block)
+/// and en passant are judged exactly ([`safe_after`]). Every other move vacates only its
+/// origin and fills only its destination (for a push: its landing square)
+/// with one of our pieces. Filling a square never creates an attack, and a
+/// vacated square can only open an attack along a line from the king to an
+/// enemy slider, orthodox or by a push of an enemy run ([`danger_lines`]).
+/// So out of check a move whose origin is off those lines is legal as it
+/// stands, and one on them needs only [`line_stays_safe`]. In check every
+/// move gets the exact test.
+fn generate<S: Sink>(b: &Board, sink: &mut S) {
+    let us = b.turn();
+    let them = !us;
+    let Some(ksq) = b.king(us) else { return };
+    let own = b.us();
+    let occ = b.occupied();
+    let in_check = attacked(b, ksq, them);
+
+    let lifted = occ.without(ksq);
+    let enemies = b.them();
+    let mut steps = Bitboard::EMPTY;
+    for t in king_attacks(ksq) & !own {
+        if attackers_with(b, t, them, lifted.with(t), enemies.without(t)).is_empty() {
+            steps = steps.with(t);
+        }
+    }
+    sink.piece(ksq, steps);
+    if !in_check {
+        movegen::castling(b, ksq, sink, |s, _| attacked(b, s, them));
+    }
+    if let Some(ep) = b.ep_square() {
+        for from in attacks::pawn_attacks(them, ep) & b.pieces(us, Role::Pawn) {
+            let victim = Square::new((ep.u8() as i8 - movegen::up(us)) as u8);
+            if safe_after(b, ksq, Bitboard::from_square(from).with(victim), Bitboard::from_square(ep)) {
+                sink.one(Move::new(from, ep, MoveKind::EnPassant));
+            }
+        }
+    }
+
+    let lines = if in_check { Bitboard::FULL } else { danger_lines(b, ksq) };
+    let judge = |a: Square, filled: Bitboard| {
+        if in_check {
+            safe_after(b, ksq, Bitboard::from_square(a), filled)
+        } else {
+            !lines.contains(a) || line_stays_safe(b, a, filled, ksq)
+        }
+    };
+    let pieces = own.without(ksq);
+    orthodox_piece_moves(b, pieces & !lines, sink);
+    let mut tested =
+        movegen::FilterSink { inner: &mut *sink, keep: |m: Move| judge(m.from(), Bitboard::from_square(m.to())) };
+    orthodox_piece_moves(b, pieces & lines, &mut tested);
+
+    let pawns = b.pieces(us, Role::Pawn);
+    let first = Bitboard::rank(first_rank(us));
+    let last = Bitboard::rank(last_rank(us));
+    // A push of the active piece on `a` onto our piece on `t`, whose block
+    // `block` (t up to the front piece `front`) moves one step; the front
+    // piece lands on `l`.
+    let mut push = |a: Square, t: Square, front: Square, l: Square, block: Bitboard| {
+        let front_is_pawn = pawns.contains(front);
+        if front_is_pawn && first.contains(l) {
+            return;
+        }
+        let filled = block.with(l);
+        let legal = if block.contains(ksq) {
+            // Our king is shoved one step on, as the front piece or inside the block.
+            let k =
+                if ksq == front { l } else { Square::new((ksq.u8() as i8 + l.u8() as i8 - front.u8() as i8) as u8) };
+            safe_after(b, k, Bitboard::from_square(a), filled)
+        } else {
+            judge(a, filled)
+        };
+        if !legal {
+            return;
+        }
+        let promotes = front_is_pawn && last.contains(l);
+        let m = Move::new(a, t, MoveKind::Shove).with_second(t, l);
+        if promotes {
+            for r in Role::PROMOTIONS {
+                sink.one(m.with_second_promotion(r));
+            }
+        } else {
+            sink.one(m);
+        }
+    };
+    // Riders and pawns shove the whole run of our pieces from t on.
+    let mut unit_push = |a: Square, t: Square| {
+        let Some(d) = attacks::direction(a, t) else { return };
+        let ray = attacks::ray(t, d);
+        let Some(l) = attacks::nearest(ray & !own, d).first() else { return }; // off the board
+        let front = Square::new((l.u8() as i8 - d.delta()) as u8);
+        push(a, t, front, l, attacks::between(t, l).with(t));
+    };
+    for a in b.rook_likes() & own {
+        for t in rook_attacks(a, occ) & own {
+            unit_push(a, t);
+        }
+    }
+    for a in b.bishop_likes() & own {
+        for t in bishop_attacks(a, occ) & own {
+            unit_push(a, t);
+        }
+    }
+    for a in pawns {
+        for t in attacks::pawn_attacks(us, a) & own {
+            unit_push(a, t);
+        }
+    }
+    // Knights shove one piece by the same leap, onto l two leaps away.
+    for a in b.pieces(us, Role::Knight) {
+        for l in attacks::knight_double_leaps(a) & !own {
+            let t = Square::new((a.u8() + l.u8()) / 2);
+            if own.contains(t) {
+                push(a, t, t, l, Bitboard::from_square(t));
+            }
+        }
+    }
 }
 
 /// The squares whose vacating could expose the king: those between it and
@@ -310,66 +454,6 @@ pub fn legal_moves_by_make_and_test(b: &Board, out: &mut MoveList) {
 /// depend on our pieces, and out of check there is none).
 fn danger_lines(b: &Board, ksq: Square) -> Bitboard {
     movegen::pins(b, ksq).1
-}
-
-/// Make-and-test: our king is not attacked after the move.
-fn legal_after(b: &Board, m: Move) -> bool {
-    let after = make(b, m);
-    after.king(b.turn()).is_some_and(|k| !attacked(&after, k, !b.turn()))
-}
-
-/// Whether, after `m` (which leaves our king on `ksq` and vacates only its
-/// origin, on one of the king's lines), that line carries no attack on the
-/// king: neither an orthodox slider nor a push of an enemy run (rules §3.2 b
-/// restricted to the one direction).
-fn line_stays_safe(b: &Board, m: Move, ksq: Square) -> bool {
-    let a = m.from();
-    let u = unit(ksq, a);
-    // Squares our pieces hold after the move besides the unchanged ones.
-    let filled = if m.kind() == MoveKind::Shove {
-        attacks::between(m.to(), m.second_to()).with(m.to()).with(m.second_to())
-    } else {
-        Bitboard::from_square(m.to())
-    };
-    let occ = b.occupied().without(a) | filled;
-    let x = !b.turn();
-    let them = b.by_color(x) & !filled;
-    let sliders = if u.0 == 0 || u.1 == 0 { b.rook_likes() } else { b.bishop_likes() } & them;
-    // Orthodox: the first piece on the line.
-    let mut t = ksq.step(u.0, u.1);
-    while let Some(sq) = t {
-        if occ.contains(sq) {
-            if sliders.contains(sq) {
-                return false;
-            }
-            break;
-        }
-        t = sq.step(u.0, u.1);
-    }
-    // A push along -u: an enemy run starting next to the king.
-    let Some(f) = ksq.step(u.0, u.1) else { return true };
-    let pawns = b.pieces(x, Role::Pawn) & them;
-    if !them.contains(f) || (ksq.rank() == first_rank(x) && pawns.contains(f)) {
-        return true;
-    }
-    let pawn_step = u.0 != 0 && -u.1 == forward(x);
-    let mut g = f.step(u.0, u.1);
-    while let Some(sq) = g {
-        if !them.contains(sq) {
-            break;
-        }
-        if sliders.contains(sq) || (pawn_step && pawns.contains(sq)) {
-            return false;
-        }
-        g = sq.step(u.0, u.1);
-    }
-    while let Some(sq) = g {
-        if occ.contains(sq) {
-            return !sliders.contains(sq);
-        }
-        g = sq.step(u.0, u.1);
-    }
-    true
 }
 
 impl Variant for Push {
@@ -387,51 +471,14 @@ impl Variant for Push {
         Ok(())
     }
 
-    /// Pseudo-legal moves, then the legality test of rules §3.3 — made
-    /// cheap for most moves. A move other than en passant that leaves our
-    /// king where it is vacates only its origin and fills only its
-    /// destination (or a push's landing square), with our own piece. Filling
-    /// a square never creates an attack; vacating one can only open a line,
-    /// and every attack that runs along a line ends next to or on the king's
-    /// lines. So when we are not in check, a move whose origin is off the
-    /// king's lines and that does not move the king is legal as it stands;
-    /// every other move is made and tested.
     fn legal_moves(b: &Board, moves: &mut MoveList) {
-        let us = b.turn();
-        let Some(ksq) = b.king(us) else { return };
-        let mut pseudo = MoveList::new();
-        pseudo_legal(b, &mut pseudo);
-        let in_check = attacked(b, ksq, !us);
-        let king_lines = danger_lines(b, ksq);
-        for m in pseudo {
-            if !is_legal_move(b, m, ksq, in_check, king_lines) {
-                continue;
-            }
-            moves.push(m);
-        }
+        generate(b, &mut ListSink(moves));
     }
 
-    /// Bulk counting: out of check, the orthodox moves of pieces off the
-    /// king's lines are legal as generated and only counted.
     fn count_moves(b: &Board) -> u64 {
-        let us = b.turn();
-        let Some(ksq) = b.king(us) else { return 0 };
-        let in_check = attacked(b, ksq, !us);
-        if in_check {
-            let mut l = MoveList::new();
-            Self::legal_moves(b, &mut l);
-            return l.len() as u64;
-        }
-        let king_lines = danger_lines(b, ksq);
-        let free = b.us() & !king_lines & !Bitboard::from_square(ksq);
         let mut count = movegen::CountSink::default();
-        orthodox_piece_moves(b, free, &mut count);
-        let mut rest = MoveList::new();
-        special_moves(b, ksq, &mut rest);
-        orthodox_piece_moves(b, b.us() & king_lines, &mut ListSink(&mut rest));
-        push_moves_all(b, &mut rest);
-        let tested = rest.iter().filter(|&&m| is_legal_move(b, m, ksq, false, king_lines)).count();
-        count.0 + tested as u64
+        generate(b, &mut count);
+        count.0
     }
 
     fn play(b: &Board, m: Move) -> Board {
