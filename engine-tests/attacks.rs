@@ -119,3 +119,43 @@ fn directed_rays_agree_with_square_walks() {
         }
     }
 }
+
+/// `shift` and `fill` against square walks on random sets.
+#[test]
+fn direction_shift_and_fill_agree_with_square_walks() {
+    let mut rng = fastrand::Rng::with_seed(0xF111);
+    for _ in 0..2_000 {
+        let from = Bitboard(rng.u64(..) & rng.u64(..) & rng.u64(..));
+        let through = Bitboard(rng.u64(..) | rng.u64(..));
+        for d in attacks::Direction::ALL {
+            let (df, dr) = d.step();
+            let mut shifted = Bitboard::EMPTY;
+            let mut filled = from;
+            for s in from {
+                if let Some(t) = s.step(df, dr) {
+                    shifted = shifted.with(t);
+                }
+                let mut cur = s.step(df, dr);
+                while let Some(t) = cur.filter(|&t| through.contains(t)) {
+                    filled = filled.with(t);
+                    cur = t.step(df, dr);
+                }
+            }
+            assert_eq!(d.shift(from), shifted, "{d:?} {from:?}");
+            assert_eq!(d.fill(from, through), filled, "{d:?} {from:?} {through:?}");
+        }
+    }
+}
+
+#[test]
+fn knight_double_leaps_are_two_equal_leaps() {
+    for s in Square::all() {
+        let mut expect = Bitboard::EMPTY;
+        for (df, dr) in [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)] {
+            if let Some(t) = s.step(df, dr).and_then(|m| m.step(df, dr)) {
+                expect = expect.with(t);
+            }
+        }
+        assert_eq!(attacks::knight_double_leaps(s), expect, "{s}");
+    }
+}

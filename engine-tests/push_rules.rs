@@ -10,6 +10,8 @@ fn legal(fen: &str) -> (Board, Vec<String>, Vec<String>) {
     let b = Push::from_fen(fen).unwrap();
     let mut l = MoveList::new();
     Push::legal_moves(&b, &mut l);
+    // Bulk counting (pushes counted on whole bitboards) agrees with the list.
+    assert_eq!(Push::count_moves(&b), l.len() as u64, "{fen}");
     let all: Vec<String> = l.iter().map(|&m| move_to_uci(m)).collect();
     let mut pushes: Vec<String> = l.iter().filter(|m| m.kind() == MoveKind::Shove).map(|&m| move_to_uci(m)).collect();
     pushes.sort();
@@ -242,4 +244,37 @@ fn fast_legality_agrees_with_make_and_test_in_random_games() {
         }
     }
     assert!(plies > 10_000, "{plies}");
+}
+
+/// Positions made for the bulk push count: pushes that shove our king (as
+/// the target, inside a block, as the front piece), a pawn front pushed onto
+/// its first rank, promotions by push with and without the king in the
+/// block, pinned pushers. Each count equals plain make-and-test.
+#[test]
+fn bulk_push_count_edge_cases() {
+    for fen in [
+        "4k3/8/8/8/8/8/4K3/4R3 w - - 0 1",
+        "4k3/8/8/8/4r3/8/4K3/4Q3 w - - 0 1",
+        "7k/8/8/8/8/4R3/4P3/K7 w - - 0 1",
+        "k7/4p3/4r3/8/8/8/8/K7 b - - 0 1",
+        "4k3/1P6/B7/8/8/8/8/4K3 w - - 0 1",
+        "7k/3P4/2K5/1B6/8/8/8/8 w - - 0 1",
+        "3k4/8/8/8/8/8/1Q6/KB5r w - - 0 1",
+        "4k3/8/b7/8/8/3P4/2P1K3/8 w - - 0 1",
+        "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    ] {
+        let b = Push::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut slow = MoveList::new();
+        fission::variant::push::legal_moves_by_make_and_test(&b, &mut slow);
+        let mut fast = MoveList::new();
+        Push::legal_moves(&b, &mut fast);
+        assert_eq!(fast.len(), slow.len(), "{fen}");
+        assert_eq!(Push::count_moves(&b), slow.len() as u64, "{fen}");
+        for &m in fast.iter() {
+            let after = Push::play(&b, m);
+            let mut l = MoveList::new();
+            fission::variant::push::legal_moves_by_make_and_test(&after, &mut l);
+            assert_eq!(Push::count_moves(&after), l.len() as u64, "{}", after.fen());
+        }
+    }
 }

@@ -112,6 +112,51 @@ impl Direction {
     const fn increasing(self) -> bool {
         self.0 < 4
     }
+    /// All eight directions.
+    pub const ALL: [Direction; 8] = [
+        Direction(0),
+        Direction(1),
+        Direction(2),
+        Direction(3),
+        Direction(4),
+        Direction(5),
+        Direction(6),
+        Direction(7),
+    ];
+    /// The squares a step in this direction can reach without leaving the
+    /// board sideways (all but the file it comes from).
+    #[inline(always)]
+    const fn entry_mask(self) -> u64 {
+        match self.step().0 {
+            1 => !0x0101_0101_0101_0101,
+            -1 => !0x8080_8080_8080_8080,
+            _ => !0,
+        }
+    }
+    /// Shifts raw bits by `n` steps' worth of index, without masking.
+    #[inline(always)]
+    const fn raw_shift(self, bits: u64, n: i8) -> u64 {
+        let by = self.delta() * n;
+        if by > 0 { bits << by } else { bits >> -by }
+    }
+    /// Every square of `bb` moved one step this way (those leaving the board dropped).
+    #[inline(always)]
+    pub const fn shift(self, bb: Bitboard) -> Bitboard {
+        Bitboard(self.raw_shift(bb.0, 1) & self.entry_mask())
+    }
+    /// `from` and every square reached from it by repeated steps this way
+    /// through squares of `through` (Kogge-Stone occluded fill).
+    #[inline(always)]
+    pub const fn fill(self, from: Bitboard, through: Bitboard) -> Bitboard {
+        let mut reached = from.0;
+        let mut pro = through.0 & self.entry_mask();
+        reached |= pro & self.raw_shift(reached, 1);
+        pro &= self.raw_shift(pro, 1);
+        reached |= pro & self.raw_shift(reached, 2);
+        pro &= self.raw_shift(pro, 2);
+        reached |= pro & self.raw_shift(reached, 4);
+        Bitboard(reached)
+    }
 }
 
 /// Direction from `a` to `b` for every ordered pair (8 = not aligned), and the

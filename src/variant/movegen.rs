@@ -17,6 +17,14 @@ pub trait Sink {
     fn pawns(&mut self, targets: Bitboard, delta: i8, kind: MoveKind);
     /// One fully formed move.
     fn one(&mut self, m: Move);
+    /// Whether the sink only counts: generators may then report moves by
+    /// number through [`Sink::add`] without forming them.
+    const COUNTS: bool = false;
+    /// `n` moves that were counted, not formed (only called if `COUNTS`).
+    #[inline(always)]
+    fn add(&mut self, _n: u64) {
+        debug_assert!(false, "moves counted into a sink that keeps them");
+    }
 }
 
 /// Fills a [`MoveList`].
@@ -96,6 +104,11 @@ impl Sink for CountSink {
     #[inline(always)]
     fn one(&mut self, _m: Move) {
         self.0 += 1;
+    }
+    const COUNTS: bool = true;
+    #[inline(always)]
+    fn add(&mut self, n: u64) {
+        self.0 += n;
     }
 }
 

@@ -380,6 +380,13 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         movegen::FilterSink { inner: &mut *sink, keep: |m: Move| judge(m.from(), Bitboard::from_square(m.to())) };
     orthodox_piece_moves(b, pieces & lines, &mut tested);
 
+    // Out of check, when only counting, the pushes of riders and pawns off
+    // the danger lines are counted in bulk but for those shoving our king.
+    let bulk = (S::COUNTS && !in_check).then(|| {
+        let (n, shoving_king) = count_free_pushes(b, pieces & !lines, ksq);
+        sink.add(n);
+        shoving_king
+    });
     let pawns = b.pieces(us, Role::Pawn);
     let first = Bitboard::rank(first_rank(us));
     let last = Bitboard::rank(last_rank(us));
@@ -421,17 +428,25 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         let front = Square::new((l.u8() as i8 - d.delta()) as u8);
         push(a, t, front, l, attacks::between(t, l).with(t));
     };
-    for a in b.rook_likes() & own {
+    let listed = if let Some(shoving_king) = bulk {
+        for (a, t) in shoving_king {
+            unit_push(a, t);
+        }
+        own & lines
+    } else {
+        own
+    };
+    for a in b.rook_likes() & listed {
         for t in rook_attacks(a, occ) & own {
             unit_push(a, t);
         }
     }
-    for a in b.bishop_likes() & own {
+    for a in b.bishop_likes() & listed {
         for t in bishop_attacks(a, occ) & own {
             unit_push(a, t);
         }
     }
-    for a in pawns {
+    for a in pawns & listed {
         for t in attacks::pawn_attacks(us, a) & own {
             unit_push(a, t);
         }
@@ -442,6 +457,101 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
             let t = Square::new((a.u8() + l.u8()) / 2);
             if own.contains(t) {
                 push(a, t, t, l, Bitboard::from_square(t));
+            }
+        }
+    }
+}
+
+/// The pushes of our riders and pawns in `free` (none on our king's danger
+/// lines, and we are not in check, so every push that leaves the king where
+/// it is is legal), counted direction by direction on whole bitboards: for
+/// each direction `d`, the targets are our pieces whose nearest piece
+/// against `d` is one of those riders moving along `d` (or a pawn whose
+/// capture step is `d`), each pushed by exactly that one piece, and a target's
+/// block runs on through our pieces to the front, which must have a square
+/// on the board after it. Pushes whose block holds our king are not counted
+/// but returned as (active piece, target) pairs to be judged one by one.
+fn count_free_pushes(b: &Board, free: Bitboard, ksq: Square) -> (u64, ShovingKing) {
+    let us = b.turn();
+    let mut count = FreePushes {
+        b,
+        own: b.us(),
+        empty: !b.occupied(),
+        pawns: b.pieces(us, Role::Pawn),
+        free,
+        first: Bitboard::rank(first_rank(us)),
+        last: Bitboard::rank(last_rank(us)),
+        king: Bitboard::from_square(ksq),
+        forward: forward(us),
+        n: 0,
+        shoving_king: ShovingKing::new(),
+    };
+    // One call per direction, so that each one's shifts are constants.
+    let [e, nw, n, ne, w, se, s, sw] = Direction::ALL;
+    count.direction(e);
+    count.direction(nw);
+    count.direction(n);
+    count.direction(ne);
+    count.direction(w);
+    count.direction(se);
+    count.direction(s);
+    count.direction(sw);
+    (count.n, count.shoving_king)
+}
+
+/// Pushes that shove our king, as (active piece, target) pairs. A target
+/// is in our king's run in one direction only, or is the king itself: at
+/// most 15 + 8 of them.
+type ShovingKing = arrayvec::ArrayVec<(Square, Square), 32>;
+
+/// The state of [`count_free_pushes`].
+struct FreePushes<'a> {
+    b: &'a Board,
+    own: Bitboard,
+    empty: Bitboard,
+    pawns: Bitboard,
+    free: Bitboard,
+    first: Bitboard,
+    last: Bitboard,
+    king: Bitboard,
+    forward: i8,
+    n: u64,
+    shoving_king: ShovingKing,
+}
+
+impl FreePushes<'_> {
+    #[inline(always)]
+    fn direction(&mut self, d: Direction) {
+        let (b, own) = (self.b, self.own);
+        let back = d.opposite();
+        let riders = if d.is_orthogonal() { b.rook_likes() } else { b.bishop_likes() } & self.free;
+        let pawn_step = d.step().0 != 0 && d.step().1 == self.forward;
+        let pushers = if pawn_step { self.pawns & self.free } else { Bitboard::EMPTY };
+        let targets = d.shift(d.fill(riders, self.empty) | pushers) & own;
+        if targets.is_empty() {
+            return;
+        }
+        // Fronts: our pieces followed in direction d by a square that is on
+        // the board and not ours.
+        let fronts = own & back.shift(!own);
+        let pawn_fronts = fronts & self.pawns;
+        let promoting = pawn_fronts & back.shift(self.last);
+        let allowed = fronts & !(pawn_fronts & back.shift(self.first));
+        let with_king = back.fill(self.king, own);
+        let pushed = targets & back.fill(allowed, own);
+        self.n += (pushed & !with_king).count() as u64;
+        if promoting.any() {
+            self.n += 3 * (targets & !with_king & back.fill(promoting, own)).count() as u64;
+        }
+        for t in pushed & with_king {
+            let behind = back.shift(Bitboard::from_square(t));
+            let a = if (behind & pushers).any() {
+                behind
+            } else {
+                attacks::nearest(attacks::ray(t, back) & b.occupied(), back)
+            };
+            if let Some(a) = a.first() {
+                self.shoving_king.push((a, t));
             }
         }
     }
