@@ -230,6 +230,13 @@ fn fast_legality_agrees_with_make_and_test_in_random_games() {
             s.sort();
             assert_eq!(f, s, "{}", b.fen());
             assert_eq!(Push::count_moves(&b), fast.len() as u64, "{}", b.fen());
+            // The early-exit attack test agrees with the full attacker set.
+            for s in Square::all() {
+                for c in [Color::White, Color::Black] {
+                    let full = fission::variant::push::attackers(&b, s, c).any();
+                    assert_eq!(fission::variant::push::attacked(&b, s, c), full, "{} {s} {c:?}", b.fen());
+                }
+            }
             // Every castling right left has its king and rook at home (rules §4).
             for rook in b.castling() {
                 let c = if rook.rank() == Rank::FIRST { Color::White } else { Color::Black };

@@ -124,7 +124,47 @@ fn attackers_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) 
 /// Whether `x` attacks `s` (orthodox or push).
 #[inline]
 pub fn attacked(b: &Board, s: Square, x: Color) -> bool {
-    attackers(b, s, x).any()
+    attacked_with(b, s, x, b.occupied(), b.by_color(x))
+}
+
+/// Whether [`attackers_with`] finds any attacker, answered as soon as one
+/// is found: leapers first, sliders only if one stands on a line through
+/// `s`, pushes only through pieces of `x` in front of `s`.
+#[inline]
+fn attacked_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -> bool {
+    let knights = b.by_role(Role::Knight) & own;
+    let pawns = b.by_role(Role::Pawn) & own;
+    if (knight_attacks(s) & knights).any()
+        || (attacks::pawn_attacks(!x, s) & pawns).any()
+        || (king_attacks(s) & b.by_role(Role::King) & own).any()
+    {
+        return true;
+    }
+    let rooks = b.rook_likes() & own;
+    let bishops = b.bishop_likes() & own;
+    if (rook_attacks(s, Bitboard::EMPTY) & rooks).any() && (rook_attacks(s, occ) & rooks).any() {
+        return true;
+    }
+    if (bishop_attacks(s, Bitboard::EMPTY) & bishops).any() && (bishop_attacks(s, occ) & bishops).any() {
+        return true;
+    }
+    let on_first = s.rank() == first_rank(x);
+    let mut fronts = king_attacks(s) & own;
+    if on_first {
+        fronts &= !pawns;
+    }
+    for f in fronts {
+        let Some(d) = attacks::direction(s, f) else { continue };
+        let sliders = if d.is_orthogonal() { rooks } else { bishops };
+        if line_attackers(s, d, occ, own, sliders, pawns, x).any() {
+            return true;
+        }
+    }
+    let mut fronts = knight_attacks(s) & own;
+    if on_first {
+        fronts &= !pawns;
+    }
+    (knights & attacks::knight_double_leaps(s)).into_iter().any(|n| fronts.contains(Square::new((s.u8() + n.u8()) / 2)))
 }
 
 /// Appends the pushes of the piece on `a` onto its own piece `t` along the
@@ -190,7 +230,7 @@ fn special_moves(b: &Board, ksq: Square, out: &mut MoveList) {
             sink.one(Move::new(from, ep, MoveKind::EnPassant));
         }
     }
-    movegen::castling(b, ksq, &mut sink, |s, _| attacked(b, s, !us));
+    movegen::castling(b, ksq, &mut sink, |s, _| attackers(b, s, !us).any());
 }
 
 /// Every pseudo-legal move: orthodox ones and pushes.
@@ -298,7 +338,7 @@ pub fn legal_moves_by_make_and_test(b: &Board, out: &mut MoveList) {
 /// Make-and-test: our king is not attacked after the move.
 fn legal_after(b: &Board, m: Move) -> bool {
     let after = make(b, m);
-    after.king(b.turn()).is_some_and(|k| !attacked(&after, k, !b.turn()))
+    after.king(b.turn()).is_some_and(|k| attackers(&after, k, !b.turn()).is_empty())
 }
 
 /// Whether our king, standing on `k` after a move of ours that empties the
@@ -309,7 +349,7 @@ fn legal_after(b: &Board, m: Move) -> bool {
 fn safe_after(b: &Board, k: Square, removed: Bitboard, filled: Bitboard) -> bool {
     let occ = (b.occupied() & !removed) | filled;
     let them = b.them() & !removed & !filled;
-    attackers_with(b, k, !b.turn(), occ, them).is_empty()
+    !attacked_with(b, k, !b.turn(), occ, them)
 }
 
 /// Whether, after a move of ours that vacates `a` (on one of the lines of
@@ -349,13 +389,14 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     let enemies = b.them();
     let mut steps = Bitboard::EMPTY;
     for t in king_attacks(ksq) & !own {
-        if attackers_with(b, t, them, lifted.with(t), enemies.without(t)).is_empty() {
+        if !attacked_with(b, t, them, lifted.with(t), enemies.without(t)) {
             steps = steps.with(t);
         }
     }
     sink.piece(ksq, steps);
     if !in_check {
-        movegen::castling(b, ksq, sink, |s, _| attacked(b, s, them));
+        // The king's own square is known to be safe: we are not in check.
+        movegen::castling(b, ksq, sink, |s, _| s != ksq && attacked(b, s, them));
     }
     if let Some(ep) = b.ep_square() {
         for from in attacks::pawn_attacks(them, ep) & b.pieces(us, Role::Pawn) {
