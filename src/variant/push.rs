@@ -395,8 +395,14 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     }
     sink.piece(ksq, steps);
     if !in_check {
-        // The king's own square is known to be safe: we are not in check.
-        movegen::castling(b, ksq, sink, |s, _| s != ksq && attacked(b, s, them));
+        // The king's own square is known to be safe (we are not in check),
+        // and a square next to it has just been judged as a king step: with
+        // the king lifted, which changes nothing for an empty square beside
+        // it unless an enemy slider attacked the king through it.
+        let near = king_attacks(ksq);
+        movegen::castling(b, ksq, sink, |s, _| {
+            if near.contains(s) { !steps.contains(s) } else { s != ksq && attacked(b, s, them) }
+        });
     }
     if let Some(ep) = b.ep_square() {
         for from in attacks::pawn_attacks(them, ep) & b.pieces(us, Role::Pawn) {
