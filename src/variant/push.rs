@@ -369,14 +369,14 @@ fn line_stays_safe(b: &Board, a: Square, filled: Bitboard, ksq: Square) -> bool 
 /// The legal moves of the side to move, into `sink` (rules §3.3).
 ///
 /// Moves of our king (steps, castling, pushes with the king in the block)
-/// and en passant are judged exactly ([`safe_after`]). Every other move vacates only its
-/// origin and fills only its destination (for a push: its landing square)
-/// with one of our pieces. Filling a square never creates an attack, and a
-/// vacated square can only open an attack along a line from the king to an
-/// enemy slider, orthodox or by a push of an enemy run ([`danger_lines`]).
-/// So out of check a move whose origin is off those lines is legal as it
-/// stands, and one on them needs only [`line_stays_safe`]. In check every
-/// move gets the exact test.
+/// and en passant are judged exactly ([`safe_after`]). Every other move
+/// vacates only its origin and fills only its destination (for a push: its
+/// landing square) with one of our pieces. Filling a square never creates
+/// an attack, and a vacated square can only open an attack along a line
+/// from the king to an enemy slider, orthodox or by a push of an enemy run.
+/// So out of check the moves of all but the [`pinned`] pieces are legal as
+/// they stand, and those of pinned ones need only [`line_stays_safe`]. In
+/// check every move gets the exact test.
 fn generate<S: Sink>(b: &Board, sink: &mut S) {
     let us = b.turn();
     let them = !us;
@@ -413,7 +413,7 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         }
     }
 
-    let lines = if in_check { Bitboard::FULL } else { danger_lines(b, ksq) };
+    let lines = if in_check { Bitboard::FULL } else { pinned(b, ksq) };
     let judge = |a: Square, filled: Bitboard| {
         if in_check {
             safe_after(b, ksq, Bitboard::from_square(a), filled)
@@ -427,8 +427,8 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         movegen::FilterSink { inner: &mut *sink, keep: |m: Move| judge(m.from(), Bitboard::from_square(m.to())) };
     orthodox_piece_moves(b, pieces & lines, &mut tested);
 
-    // Out of check, when only counting, the pushes of riders and pawns off
-    // the danger lines are counted in bulk but for those shoving our king.
+    // Out of check, when only counting, the pushes of pieces that are not
+    // pinned are counted in bulk but for those shoving our king.
     let bulk = (S::COUNTS && !in_check).then(|| {
         let (n, shoving_king) = count_free_pushes(b, pieces & !lines, ksq);
         sink.add(n);
@@ -509,9 +509,9 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     }
 }
 
-/// The pushes of our riders and pawns in `free` (none on our king's danger
-/// lines, and we are not in check, so every push that leaves the king where
-/// it is is legal), counted direction by direction on whole bitboards: for
+/// The pushes of our riders and pawns in `free` (none of them pinned, and
+/// we are not in check, so every push that leaves the king where it is is
+/// legal), counted direction by direction on whole bitboards: for
 /// each direction `d`, the targets are our pieces whose nearest piece
 /// against `d` is one of those riders moving along `d` (or a pawn whose
 /// capture step is `d`), each pushed by exactly that one piece, and a target's
@@ -604,13 +604,24 @@ impl FreePushes<'_> {
     }
 }
 
-/// The squares whose vacating could expose the king: those between it and
-/// an enemy slider on one of its lines. A new attack along a line, orthodox
-/// or by a push of an enemy run, always ends in such a slider beyond the
-/// vacated square (a pawn inside an enemy run next to the king does not
-/// depend on our pieces, and out of check there is none).
-fn danger_lines(b: &Board, ksq: Square) -> Bitboard {
-    movegen::pins(b, ksq).1
+/// Our pieces (not the king) whose leaving their square would expose the
+/// king, out of check. A new attack along a line, orthodox or by a push of
+/// an enemy run, always ends in an enemy slider beyond the vacated square (a
+/// pawn inside an enemy run next to the king does not depend on our pieces,
+/// and out of check there is none), so only pieces between the king and such
+/// a slider are candidates; each is tested with only its square emptied.
+/// For any other piece every move is safe: besides its origin, a move only
+/// puts our pieces on squares (possibly in place of enemy ones), which never
+/// creates an attack.
+fn pinned(b: &Board, ksq: Square) -> Bitboard {
+    let candidates = movegen::pins(b, ksq).1 & b.us();
+    let mut pinned = Bitboard::EMPTY;
+    for a in candidates {
+        if !line_stays_safe(b, a, Bitboard::EMPTY, ksq) {
+            pinned = pinned.with(a);
+        }
+    }
+    pinned
 }
 
 impl Variant for Push {
