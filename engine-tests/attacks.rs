@@ -159,3 +159,11 @@ fn knight_double_leaps_are_two_equal_leaps() {
         assert_eq!(attacks::knight_double_leaps(s), expect, "{s}");
     }
 }
+
+#[test]
+fn pseudo_attacks_are_empty_board_attacks() {
+    for sq in Square::all() {
+        assert_eq!(attacks::rook_pseudo_attacks(sq), attacks::rook_attacks(sq, Bitboard::EMPTY), "{sq}");
+        assert_eq!(attacks::bishop_pseudo_attacks(sq), attacks::bishop_attacks(sq, Bitboard::EMPTY), "{sq}");
+    }
+}

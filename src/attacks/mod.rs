@@ -11,7 +11,10 @@ mod leapers;
 mod rays;
 
 pub use leapers::{king_attacks, knight_attacks, knight_double_leaps, pawn_attacks};
-pub use rays::{Direction, aligned, before_first, between, direction, line, nearest, ray, ray_attacks_slow};
+pub use rays::{
+    Direction, aligned, before_first, between, bishop_pseudo_attacks, direction, line, nearest, ray, ray_attacks_slow,
+    rook_pseudo_attacks,
+};
 
 /// One square's entry of a fancy magic table.
 pub(crate) struct Magic {

@@ -224,3 +224,36 @@ pub fn before_first(ray: Bitboard, stops: Bitboard, d: Direction) -> Bitboard {
         Bitboard(ray.0 & !(2u64 << top).wrapping_sub(1))
     }
 }
+
+/// Rook and bishop attacks on an empty board, in small tables of their own
+/// (the magic table's empty-board entries are scattered over a large table).
+const fn pseudo_tables() -> ([Bitboard; 64], [Bitboard; 64]) {
+    let mut rook = [Bitboard::EMPTY; 64];
+    let mut bishop = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let s = Square::new(sq as u8);
+        let mut d = 0;
+        while d < 4 {
+            rook[sq].0 |= walk(s, DIRS[d], 0);
+            bishop[sq].0 |= walk(s, DIRS[d + 4], 0);
+            d += 1;
+        }
+        sq += 1;
+    }
+    (rook, bishop)
+}
+
+static PSEUDO: ([Bitboard; 64], [Bitboard; 64]) = pseudo_tables();
+
+/// Rook moves from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
+    PSEUDO.0[sq.index()]
+}
+
+/// Bishop moves from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
+    PSEUDO.1[sq.index()]
+}

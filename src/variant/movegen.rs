@@ -162,8 +162,8 @@ pub fn pins(b: &Board, ksq: Square) -> (Bitboard, Bitboard) {
     let them = b.them();
     let occ = b.occupied();
     let snipers = them
-        & ((attacks::rook_attacks(ksq, Bitboard::EMPTY) & b.rook_likes())
-            | (attacks::bishop_attacks(ksq, Bitboard::EMPTY) & b.bishop_likes()));
+        & ((attacks::rook_pseudo_attacks(ksq) & b.rook_likes())
+            | (attacks::bishop_pseudo_attacks(ksq) & b.bishop_likes()));
     let mut pinned = Bitboard::EMPTY;
     let mut rays = Bitboard::EMPTY;
     for s in snipers {

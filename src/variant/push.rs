@@ -142,10 +142,10 @@ fn attacked_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -
     }
     let rooks = b.rook_likes() & own;
     let bishops = b.bishop_likes() & own;
-    if (rook_attacks(s, Bitboard::EMPTY) & rooks).any() && (rook_attacks(s, occ) & rooks).any() {
+    if (attacks::rook_pseudo_attacks(s) & rooks).any() && (rook_attacks(s, occ) & rooks).any() {
         return true;
     }
-    if (bishop_attacks(s, Bitboard::EMPTY) & bishops).any() && (bishop_attacks(s, occ) & bishops).any() {
+    if (attacks::bishop_pseudo_attacks(s) & bishops).any() && (bishop_attacks(s, occ) & bishops).any() {
         return true;
     }
     let on_first = s.rank() == first_rank(x);
