@@ -261,6 +261,8 @@ fn fast_legality_agrees_with_make_and_test_in_random_games() {
 fn bulk_push_count_edge_cases() {
     for fen in [
         "4k3/8/8/8/8/8/4K3/4R3 w - - 0 1",
+        "4k3/8/8/8/8/8/4K3/2N5 w - - 0 1",
+        "4k3/8/8/8/8/6r1/4K3/2N5 w - - 0 1",
         "4k3/8/8/8/4r3/8/4K3/4Q3 w - - 0 1",
         "7k/8/8/8/8/4R3/4P3/K7 w - - 0 1",
         "k7/4p3/4r3/8/8/8/8/K7 b - - 0 1",

@@ -429,11 +429,17 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
 
     // Out of check, when only counting, the pushes of pieces that are not
     // pinned are counted in bulk but for those shoving our king.
-    let bulk = (S::COUNTS && !in_check).then(|| {
-        let (n, shoving_king) = count_free_pushes(b, pieces & !lines, ksq);
+    let mut listed = own;
+    let mut shoving_king = Bitboard::EMPTY;
+    if S::COUNTS && !in_check {
+        let n;
+        (n, shoving_king) = count_free_pushes(b, pieces & !lines, ksq);
         sink.add(n);
-        shoving_king
-    });
+        listed = own & lines;
+        if listed.is_empty() && shoving_king.is_empty() {
+            return;
+        }
+    }
     let pawns = b.pieces(us, Role::Pawn);
     let first = Bitboard::rank(first_rank(us));
     let last = Bitboard::rank(last_rank(us));
@@ -467,39 +473,37 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
             sink.one(m);
         }
     };
-    // Riders and pawns shove the whole run of our pieces from t on.
-    let mut unit_push = |a: Square, t: Square| {
-        let Some(d) = attacks::direction(a, t) else { return };
-        let ray = attacks::ray(t, d);
-        let Some(l) = attacks::nearest(ray & !own, d).first() else { return }; // off the board
-        let front = Square::new((l.u8() as i8 - d.delta()) as u8);
-        push(a, t, front, l, attacks::between(t, l).with(t));
+    // Riders and pawns shove the whole run of our pieces from t on: the
+    // front piece and its landing square, if on the board.
+    let unit_push = |a: Square, t: Square| {
+        let d = attacks::direction(a, t)?;
+        let l = attacks::nearest(attacks::ray(t, d) & !own, d).first()?;
+        Some((Square::new((l.u8() as i8 - d.delta()) as u8), l, attacks::between(t, l).with(t)))
     };
-    let listed = if let Some(shoving_king) = bulk {
-        for (a, t) in shoving_king {
-            unit_push(a, t);
-        }
-        own & lines
-    } else {
-        own
-    };
-    for a in b.rook_likes() & listed {
-        for t in rook_attacks(a, occ) & own {
-            unit_push(a, t);
+    let knights = b.pieces(us, Role::Knight);
+    for a in shoving_king {
+        if knights.contains(a) {
+            let l = Square::new((2 * ksq.u8() as i8 - a.u8() as i8) as u8);
+            push(a, ksq, ksq, l, Bitboard::from_square(ksq));
+        } else if let Some(d) = attacks::direction(a, ksq)
+            && let Some(t) = attacks::nearest(attacks::ray(a, d) & occ, d).first()
+            && let Some((front, l, block)) = unit_push(a, t)
+        {
+            push(a, t, front, l, block);
         }
     }
-    for a in b.bishop_likes() & listed {
-        for t in bishop_attacks(a, occ) & own {
-            unit_push(a, t);
-        }
-    }
-    for a in pawns & listed {
-        for t in attacks::pawn_attacks(us, a) & own {
-            unit_push(a, t);
+    let riders = (b.rook_likes() & listed).into_iter().map(|a| (a, rook_attacks(a, occ)));
+    let riders = riders.chain((b.bishop_likes() & listed).into_iter().map(|a| (a, bishop_attacks(a, occ))));
+    let riders = riders.chain((pawns & listed).into_iter().map(|a| (a, attacks::pawn_attacks(us, a))));
+    for (a, targets) in riders {
+        for t in targets & own {
+            if let Some((front, l, block)) = unit_push(a, t) {
+                push(a, t, front, l, block);
+            }
         }
     }
     // Knights shove one piece by the same leap, onto l two leaps away.
-    for a in b.pieces(us, Role::Knight) {
+    for a in knights & listed {
         for l in attacks::knight_double_leaps(a) & !own {
             let t = Square::new((a.u8() + l.u8()) / 2);
             if own.contains(t) {
@@ -516,9 +520,10 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
 /// against `d` is one of those riders moving along `d` (or a pawn whose
 /// capture step is `d`), each pushed by exactly that one piece, and a target's
 /// block runs on through our pieces to the front, which must have a square
-/// on the board after it. Pushes whose block holds our king are not counted
-/// but returned as (active piece, target) pairs to be judged one by one.
-fn count_free_pushes(b: &Board, free: Bitboard, ksq: Square) -> (u64, ShovingKing) {
+/// on the board after it. Knights are counted leap by leap. Pushes whose
+/// block holds our king are not counted
+/// but their active pieces returned, to be judged one by one.
+fn count_free_pushes(b: &Board, free: Bitboard, ksq: Square) -> (u64, Bitboard) {
     let us = b.turn();
     let mut count = FreePushes {
         b,
@@ -531,7 +536,7 @@ fn count_free_pushes(b: &Board, free: Bitboard, ksq: Square) -> (u64, ShovingKin
         king: Bitboard::from_square(ksq),
         forward: forward(us),
         n: 0,
-        shoving_king: ShovingKing::new(),
+        shoving_king: Bitboard::EMPTY,
     };
     // One call per direction, so that each one's shifts are constants.
     let [e, nw, n, ne, w, se, s, sw] = Direction::ALL;
@@ -543,13 +548,9 @@ fn count_free_pushes(b: &Board, free: Bitboard, ksq: Square) -> (u64, ShovingKin
     count.direction(se);
     count.direction(s);
     count.direction(sw);
+    count.knights();
     (count.n, count.shoving_king)
 }
-
-/// Pushes that shove our king, as (active piece, target) pairs. A target
-/// is in our king's run in one direction only, or is the king itself: at
-/// most 15 + 8 of them.
-type ShovingKing = arrayvec::ArrayVec<(Square, Square), 32>;
 
 /// The state of [`count_free_pushes`].
 struct FreePushes<'a> {
@@ -563,7 +564,9 @@ struct FreePushes<'a> {
     king: Bitboard,
     forward: i8,
     n: u64,
-    shoving_king: ShovingKing,
+    /// The active pieces of pushes that shove our king: each has one such
+    /// push (along the line to the king, or a knight's onto the king).
+    shoving_king: Bitboard,
 }
 
 impl FreePushes<'_> {
@@ -597,8 +600,29 @@ impl FreePushes<'_> {
             } else {
                 attacks::nearest(attacks::ray(t, back) & b.occupied(), back)
             };
-            if let Some(a) = a.first() {
-                self.shoving_king.push((a, t));
+            self.shoving_king |= a;
+        }
+    }
+
+    /// The pushes of our free knights: each leap onto one of our pieces
+    /// that can go on by the same leap to a square not ours.
+    #[inline(always)]
+    fn knights(&mut self) {
+        for a in self.b.by_role(Role::Knight) & self.free {
+            for l in attacks::knight_double_leaps(a) & !self.own {
+                let t = Square::new((a.u8() + l.u8()) / 2);
+                if !self.own.contains(t) {
+                    continue;
+                }
+                if self.king.contains(t) {
+                    self.shoving_king = self.shoving_king.with(a);
+                } else if !self.pawns.contains(t) {
+                    self.n += 1;
+                } else if self.last.contains(l) {
+                    self.n += 4;
+                } else if !self.first.contains(l) {
+                    self.n += 1;
+                }
             }
         }
     }
