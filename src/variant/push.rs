@@ -632,17 +632,22 @@ impl FreePushes<'_> {
 /// king, out of check. A new attack along a line, orthodox or by a push of
 /// an enemy run, always ends in an enemy slider beyond the vacated square (a
 /// pawn inside an enemy run next to the king does not depend on our pieces,
-/// and out of check there is none), so only pieces between the king and such
-/// a slider are candidates; each is tested with only its square emptied.
-/// For any other piece every move is safe: besides its origin, a move only
-/// puts our pieces on squares (possibly in place of enemy ones), which never
-/// creates an attack.
+/// and out of check there is none), and everything between the king and
+/// that slider is then enemy pieces next to the king followed by empty
+/// squares. So only a piece that is our only one between the king and an
+/// enemy slider on its line is a candidate, tested with only its square
+/// emptied. For any other piece every move is safe: besides its origin, a
+/// move only puts our pieces on squares (possibly in place of enemy ones),
+/// which never creates an attack.
 fn pinned(b: &Board, ksq: Square) -> Bitboard {
-    let candidates = movegen::pins(b, ksq).1 & b.us();
+    let snipers = b.them()
+        & ((attacks::rook_pseudo_attacks(ksq) & b.rook_likes())
+            | (attacks::bishop_pseudo_attacks(ksq) & b.bishop_likes()));
     let mut pinned = Bitboard::EMPTY;
-    for a in candidates {
-        if !line_stays_safe(b, a, Bitboard::EMPTY, ksq) {
-            pinned = pinned.with(a);
+    for s in snipers {
+        let ours = attacks::between(ksq, s) & b.us();
+        if ours.any() && !ours.more_than_one() && !line_stays_safe(b, ours.lsb(), Bitboard::EMPTY, ksq) {
+            pinned |= ours;
         }
     }
     pinned
