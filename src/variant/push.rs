@@ -453,10 +453,18 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         }
         let filled = block.with(l);
         let legal = if block.contains(ksq) {
-            // Our king is shoved one step on, as the front piece or inside the block.
-            let k =
-                if ksq == front { l } else { Square::new((ksq.u8() as i8 + l.u8() as i8 - front.u8() as i8) as u8) };
-            safe_after(b, k, Bitboard::from_square(a), filled)
+            // Our king is shoved one step on, as the front piece or inside
+            // the block. As the front it lands on l, a square it could step
+            // to; if that step is safe, so is this: the block adds our
+            // pieces to that position, never an attack, and the vacated
+            // origin lies behind the active piece on the only line it
+            // shares with l.
+            if ksq == front {
+                steps.contains(l) || safe_after(b, l, Bitboard::from_square(a), filled)
+            } else {
+                let k = Square::new((ksq.u8() as i8 + l.u8() as i8 - front.u8() as i8) as u8);
+                safe_after(b, k, Bitboard::from_square(a), filled)
+            }
         } else {
             judge(a, filled)
         };
