@@ -167,6 +167,12 @@ fn attacked_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -
     (knights & attacks::knight_double_leaps(s)).into_iter().any(|n| fronts.contains(Square::new((s.u8() + n.u8()) / 2)))
 }
 
+// ---- The reference generator: square walks and make-and-test ------------
+//
+// Slow and plain on purpose: `legal_moves_by_make_and_test` is the
+// definition of the legal moves that the fast generator below is tested
+// against (it shares only the orthodox piece moves and `make`).
+
 /// Appends the pushes of the piece on `a` onto its own piece `t` along the
 /// vector (df, dr), `unit` telling blocks (riders, pawns) from knight leaps.
 fn push_moves(b: &Board, a: Square, t: Square, (df, dr): (i8, i8), unit_step: bool, out: &mut MoveList) {
@@ -219,8 +225,7 @@ fn orthodox_piece_moves<S: Sink>(b: &Board, pieces: Bitboard, sink: &mut S) {
     movegen::pawn_moves(us, b.pieces(us, Role::Pawn) & pieces, !occ, !own, b.them(), sink);
 }
 
-/// King steps, castling and en passant: the orthodox moves that always need
-/// the full legality test.
+/// King steps, castling (judged with the full attacker set) and en passant.
 fn special_moves(b: &Board, ksq: Square, out: &mut MoveList) {
     let us = b.turn();
     let mut sink = ListSink(out);
@@ -340,6 +345,8 @@ fn legal_after(b: &Board, m: Move) -> bool {
     let after = make(b, m);
     after.king(b.turn()).is_some_and(|k| attackers(&after, k, !b.turn()).is_empty())
 }
+
+// ---- The fast generator -------------------------------------------------
 
 /// Whether our king, standing on `k` after a move of ours that empties the
 /// squares `removed` and puts our pieces on `filled`, is safe: [`legal_after`]
