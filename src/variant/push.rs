@@ -429,7 +429,11 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         }
     };
     let pieces = own.without(ksq);
-    orthodox_piece_moves(b, pieces & !lines, sink);
+    // When counting out of check, the sliders' own moves are counted with
+    // their pushes below, from the same fills.
+    let bulk = S::COUNTS && !in_check;
+    let sliders_in_bulk = if bulk { b.rook_likes() | b.bishop_likes() } else { Bitboard::EMPTY };
+    orthodox_piece_moves(b, pieces & !lines & !sliders_in_bulk, sink);
     let mut tested =
         movegen::FilterSink { inner: &mut *sink, keep: |m: Move| judge(m.from(), Bitboard::from_square(m.to())) };
     orthodox_piece_moves(b, pieces & lines, &mut tested);
@@ -438,7 +442,7 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     // pinned are counted in bulk but for those shoving our king.
     let mut listed = own;
     let mut shoving_king = Bitboard::EMPTY;
-    if S::COUNTS && !in_check {
+    if bulk {
         let n;
         (n, shoving_king) = count_free_pushes(b, pieces & !lines, ksq);
         sink.add(n);
@@ -528,16 +532,16 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     }
 }
 
-/// The pushes of our riders and pawns in `free` (none of them pinned, and
-/// we are not in check, so every push that leaves the king where it is is
-/// legal), counted direction by direction on whole bitboards: for
-/// each direction `d`, the targets are our pieces whose nearest piece
-/// against `d` is one of those riders moving along `d` (or a pawn whose
-/// capture step is `d`), each pushed by exactly that one piece, and a target's
-/// block runs on through our pieces to the front, which must have a square
-/// on the board after it. Knights are counted leap by leap. Pushes whose
-/// block holds our king are not counted
-/// but their active pieces returned, to be judged one by one.
+/// The pushes of our pieces in `free` (none of them pinned, and we are not
+/// in check, so every push that leaves the king where it is is legal), and
+/// the ordinary moves of the riders among them, counted direction by
+/// direction on whole bitboards. For each direction `d`, the targets are our
+/// pieces whose nearest piece against `d` is one of those riders moving
+/// along `d` (or a pawn whose capture step is `d`), each pushed by exactly
+/// that one piece, and a target's block runs on through our pieces to the
+/// front, which must have a square on the board after it. Knights are
+/// counted leap by leap. Pushes whose block holds our king are not counted,
+/// but their active pieces are returned, to be judged one by one.
 fn count_free_pushes(b: &Board, free: Bitboard, ksq: Square) -> (u64, Bitboard) {
     let us = b.turn();
     let mut count = FreePushes {
@@ -592,7 +596,10 @@ impl FreePushes<'_> {
         let riders = if d.is_orthogonal() { b.rook_likes() } else { b.bishop_likes() } & self.free;
         let pawn_step = d.step().0 != 0 && d.step().1 == self.forward;
         let pushers = if pawn_step { self.pawns & self.free } else { Bitboard::EMPTY };
-        let targets = d.shift(d.fill(riders, self.empty) | pushers) & own;
+        let reached = d.shift(d.fill(riders, self.empty));
+        // The riders' ordinary moves this way: every square reached that is not ours.
+        self.n += (reached & !own).count() as u64;
+        let targets = (reached | d.shift(pushers)) & own;
         if targets.is_empty() {
             return;
         }
