@@ -3,8 +3,6 @@
 
 use crate::types::{Bitboard, Square};
 
-const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
-
 /// Walks from `sq` in direction `d` over an empty board, stopping after a blocker in `occ`.
 const fn walk(sq: Square, d: (i8, i8), occ: u64) -> u64 {
     let mut bb = 0u64;
@@ -28,15 +26,15 @@ const fn ray_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
         let sa = Square::new(a as u8);
         let mut d = 0;
         while d < 8 {
-            let ray = walk(sa, DIRS[d], 0);
-            let back = walk(sa, (-DIRS[d].0, -DIRS[d].1), 0);
+            let ray = walk(sa, STEPS[d], 0);
+            let back = walk(sa, (-STEPS[d].0, -STEPS[d].1), 0);
             let mut rest = ray;
             while rest != 0 {
                 let b = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let sb = Square::new(b as u8);
                 // Squares strictly between a and b along this direction.
-                between[a][b] = Bitboard(walk(sa, DIRS[d], 1 << b) & !(1 << b));
+                between[a][b] = Bitboard(walk(sa, STEPS[d], 1 << b) & !(1 << b));
                 let _ = sb;
                 line[a][b] = Bitboard(ray | back | (1 << a));
             }
@@ -70,12 +68,9 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
 /// Slider attacks by slow ray walking, for tests. `rook` selects orthogonal
 /// directions, else diagonal.
 pub fn ray_attacks_slow(rook: bool, sq: Square, occ: Bitboard) -> Bitboard {
-    let dirs = if rook { &DIRS[0..4] } else { &DIRS[4..8] };
-    let mut bb = 0;
-    for &d in dirs {
-        bb |= walk(sq, d, occ.0);
-    }
-    Bitboard(bb)
+    Bitboard(
+        Direction::ALL.iter().filter(|d| d.is_orthogonal() == rook).fold(0, |bb, d| bb | walk(sq, d.step(), occ.0)),
+    )
 }
 
 /// One of the eight line directions from a square. The first four (east,
@@ -234,9 +229,13 @@ const fn pseudo_tables() -> ([Bitboard; 64], [Bitboard; 64]) {
     while sq < 64 {
         let s = Square::new(sq as u8);
         let mut d = 0;
-        while d < 4 {
-            rook[sq].0 |= walk(s, DIRS[d], 0);
-            bishop[sq].0 |= walk(s, DIRS[d + 4], 0);
+        while d < 8 {
+            let ray = walk(s, STEPS[d], 0);
+            if Direction(d as u8).is_orthogonal() {
+                rook[sq].0 |= ray;
+            } else {
+                bishop[sq].0 |= ray;
+            }
             d += 1;
         }
         sq += 1;
