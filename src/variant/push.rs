@@ -91,34 +91,46 @@ fn line_attackers(
     found
 }
 
-/// As [`attackers`], on the board `b` changed to occupancy `occ` and with
-/// `own` for the pieces of `x` (a subset of `b`'s: a piece of `x` may have
-/// been captured, none has moved). Used to judge king steps without a copy.
-fn attackers_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -> Bitboard {
-    let mut found = b.attackers_to(s, x, occ) & own;
-    let pawns = b.pieces(x, Role::Pawn) & own;
-    let mut fronts = king_attacks(s) & own;
-    if s.rank() == first_rank(x) {
-        fronts &= !pawns;
+/// The pieces of `x` among `candidates` (squares next to `s`, or a knight's
+/// leap away) that could be the front piece of a push onto `s`: a pawn may
+/// not land on its own first rank.
+#[inline(always)]
+fn push_fronts(s: Square, x: Color, candidates: Bitboard, pawns: Bitboard) -> Bitboard {
+    if s.rank() == first_rank(x) { candidates & !pawns } else { candidates }
+}
+
+/// Rules §3.2 c: the knights (of `knights`) that push one piece onto `s` by
+/// their own leap: two equal leaps from `s`, with a front piece of `x`
+/// (among `own`) on the square between.
+#[inline(always)]
+fn knight_pushers(s: Square, x: Color, knights: Bitboard, own: Bitboard, pawns: Bitboard) -> Bitboard {
+    let knights = knights & attacks::knight_double_leaps(s);
+    if knights.is_empty() {
+        return knights;
     }
-    // (b) pushes along a unit vector: the front piece next to s is x's.
-    for f in fronts {
-        let Some(d) = attacks::direction(s, f) else { continue };
-        let sliders = if d.is_orthogonal() { b.rook_likes() } else { b.bishop_likes() } & own;
-        found |= line_attackers(s, d, occ, own, sliders, pawns, x);
-    }
-    // (c) knights push exactly one piece by their own leap: the knight two
-    // leaps from s, the front piece on the square between.
-    let mut fronts = knight_attacks(s) & own;
-    if s.rank() == first_rank(x) {
-        fronts &= !pawns;
-    }
-    for n in b.pieces(x, Role::Knight) & own & attacks::knight_double_leaps(s) {
+    let fronts = push_fronts(s, x, knight_attacks(s) & own, pawns);
+    let mut found = Bitboard::EMPTY;
+    for n in knights {
         if fronts.contains(Square::new((s.u8() + n.u8()) / 2)) {
             found = found.with(n);
         }
     }
     found
+}
+
+/// As [`attackers`], on the board `b` changed to occupancy `occ` and with
+/// `own` for the pieces of `x` (a subset of `b`'s: a piece of `x` may have
+/// been captured, none has moved).
+fn attackers_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -> Bitboard {
+    let mut found = b.attackers_to(s, x, occ) & own;
+    let pawns = b.pieces(x, Role::Pawn) & own;
+    // (b) pushes along a unit vector: the front piece next to s is x's.
+    for f in push_fronts(s, x, king_attacks(s) & own, pawns) {
+        let Some(d) = attacks::direction(s, f) else { continue };
+        let sliders = if d.is_orthogonal() { b.rook_likes() } else { b.bishop_likes() } & own;
+        found |= line_attackers(s, d, occ, own, sliders, pawns, x);
+    }
+    found | knight_pushers(s, x, b.by_role(Role::Knight) & own, own, pawns)
 }
 
 /// Whether `x` attacks `s` (orthodox or push).
@@ -148,23 +160,14 @@ fn attacked_with(b: &Board, s: Square, x: Color, occ: Bitboard, own: Bitboard) -
     if (attacks::bishop_pseudo_attacks(s) & bishops).any() && (bishop_attacks(s, occ) & bishops).any() {
         return true;
     }
-    let on_first = s.rank() == first_rank(x);
-    let mut fronts = king_attacks(s) & own;
-    if on_first {
-        fronts &= !pawns;
-    }
-    for f in fronts {
+    for f in push_fronts(s, x, king_attacks(s) & own, pawns) {
         let Some(d) = attacks::direction(s, f) else { continue };
         let sliders = if d.is_orthogonal() { rooks } else { bishops };
         if line_attackers(s, d, occ, own, sliders, pawns, x).any() {
             return true;
         }
     }
-    let mut fronts = knight_attacks(s) & own;
-    if on_first {
-        fronts &= !pawns;
-    }
-    (knights & attacks::knight_double_leaps(s)).into_iter().any(|n| fronts.contains(Square::new((s.u8() + n.u8()) / 2)))
+    knight_pushers(s, x, knights, own, pawns).any()
 }
 
 // ---- The reference generator: square walks and make-and-test ------------
@@ -521,15 +524,22 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
             }
         }
     }
-    // Knights shove one piece by the same leap, onto l two leaps away.
     for a in knights & listed {
-        for l in attacks::knight_double_leaps(a) & !own {
-            let t = Square::new((a.u8() + l.u8()) / 2);
-            if own.contains(t) {
-                push(a, t, t, l, Bitboard::from_square(t));
-            }
+        for (t, l) in knight_pushes(a, own) {
+            push(a, t, t, l, Bitboard::from_square(t));
         }
     }
+}
+
+/// The pushes of a knight on `a` (pseudo-legal, before the pawn rules):
+/// (target, landing) for each leap onto one of our pieces (`own`) that can
+/// go on by the same leap to a square not ours.
+#[inline(always)]
+fn knight_pushes(a: Square, own: Bitboard) -> impl Iterator<Item = (Square, Square)> {
+    (attacks::knight_double_leaps(a) & !own).into_iter().filter_map(move |l| {
+        let t = Square::new((a.u8() + l.u8()) / 2);
+        own.contains(t).then_some((t, l))
+    })
 }
 
 /// The pushes of our pieces in `free` (none of them pinned, and we are not
@@ -631,11 +641,7 @@ impl FreePushes<'_> {
     #[inline(always)]
     fn knights(&mut self) {
         for a in self.b.by_role(Role::Knight) & self.free {
-            for l in attacks::knight_double_leaps(a) & !self.own {
-                let t = Square::new((a.u8() + l.u8()) / 2);
-                if !self.own.contains(t) {
-                    continue;
-                }
+            for (t, l) in knight_pushes(a, self.own) {
                 if self.king.contains(t) {
                     self.shoving_king = self.shoving_king.with(a);
                 } else if !self.pawns.contains(t) {
