@@ -153,20 +153,25 @@ pub fn pawn_moves<S: Sink>(
     sink.pawns(fwd.east() & capture_mask, d + 1, MoveKind::Normal);
 }
 
+/// Enemy sliders on a line through `ksq` that they move along, whatever
+/// stands between.
+#[inline]
+pub fn snipers(b: &Board, ksq: Square) -> Bitboard {
+    b.them()
+        & ((attacks::rook_pseudo_attacks(ksq) & b.rook_likes())
+            | (attacks::bishop_pseudo_attacks(ksq) & b.bishop_likes()))
+}
+
 /// Pins against the king of the side to move: returns `(pinned, rays)` where
 /// `pinned` are our pieces that are the only blocker between the king and an
 /// enemy slider, and `rays` is the union of the squares between the king and
 /// every enemy slider on one of its lines (whatever blocks them).
 #[inline]
 pub fn pins(b: &Board, ksq: Square) -> (Bitboard, Bitboard) {
-    let them = b.them();
     let occ = b.occupied();
-    let snipers = them
-        & ((attacks::rook_pseudo_attacks(ksq) & b.rook_likes())
-            | (attacks::bishop_pseudo_attacks(ksq) & b.bishop_likes()));
     let mut pinned = Bitboard::EMPTY;
     let mut rays = Bitboard::EMPTY;
-    for s in snipers {
+    for s in snipers(b, ksq) {
         let bt = between(ksq, s);
         rays |= bt;
         let blockers = bt & occ;

@@ -668,11 +668,8 @@ impl FreePushes<'_> {
 /// move only puts our pieces on squares (possibly in place of enemy ones),
 /// which never creates an attack.
 fn pinned(b: &Board, ksq: Square) -> Bitboard {
-    let snipers = b.them()
-        & ((attacks::rook_pseudo_attacks(ksq) & b.rook_likes())
-            | (attacks::bishop_pseudo_attacks(ksq) & b.bishop_likes()));
     let mut pinned = Bitboard::EMPTY;
-    for s in snipers {
+    for s in movegen::snipers(b, ksq) {
         let ours = attacks::between(ksq, s) & b.us();
         if ours.any() && !ours.more_than_one() && !line_stays_safe(b, ours.lsb(), Bitboard::EMPTY, ksq) {
             pinned |= ours;
