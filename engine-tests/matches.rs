@@ -150,6 +150,10 @@ fn sprt_known_values() {
     assert_eq!(sprt.verdict(&[0, 0, 100, 200, 0]), SprtVerdict::AcceptH1);
     assert_eq!(sprt.verdict(&[0, 200, 100, 0, 0]), SprtVerdict::AcceptH0);
     assert_eq!(sprt.verdict(&[0, 1, 2, 1, 0]), SprtVerdict::Continue);
+    // A handful of pairs never decides, however alike they are.
+    assert_eq!(sprt.verdict(&[0, 1, 0, 0, 0]), SprtVerdict::Continue);
+    assert_eq!(sprt.verdict(&[0, 0, 0, 0, 19]), SprtVerdict::Continue);
+    assert_eq!(sprt.verdict(&[0, 0, 0, 0, 20]), SprtVerdict::AcceptH1);
     assert!(Sprt::parse("elo0=5,elo1=0").is_err());
     assert!(Sprt::parse("elo0=x").is_err());
 }

@@ -78,6 +78,9 @@ impl Tally {
     }
 }
 
+/// Game pairs an SPRT plays before it may stop.
+pub const SPRT_MIN_PAIRS: u32 = 20;
+
 /// SPRT parameters: H0 elo = `elo0`, H1 elo = `elo1` (logistic Elo), error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -139,7 +142,13 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
+    /// The verdict; none before [`SPRT_MIN_PAIRS`] pairs, where the normal
+    /// approximation's sample variance means nothing (one drawn-and-lost
+    /// pair alone would give an LLR of -8).
     pub fn verdict(&self, pairs: &[u32; 5]) -> SprtVerdict {
+        if pairs.iter().sum::<u32>() < SPRT_MIN_PAIRS {
+            return SprtVerdict::Continue;
+        }
         let llr = self.llr(pairs);
         let (lo, hi) = self.bounds();
         if llr >= hi {
