@@ -2,6 +2,21 @@
 //! for more than in chess: every piece next to one's own king is a target
 //! whose capture blows the king up, and an attacked one is a threat of
 //! immediate loss.
+//!
+//! The terms, after what strong atomic evaluations weigh (Fairy-Stockfish's
+//! classical atomic evaluation among them):
+//! * material and piece-square tables, mobility and pawn structure, as in
+//!   chess, with atomic piece values; pieces are pushed forward (an atomic
+//!   piece defends itself: whoever takes it explodes with it);
+//! * blast shields and targets: own pieces next to one's own king;
+//! * **blast danger** against each king: the enemy pieces next to it that we
+//!   attack and may take without blowing up our own king (each capture ends
+//!   the game), and the squares around it we attack against those it can
+//!   still flee to, growing quadratically;
+//! * the side to move's own threatened king (it must parry at once);
+//! * connected kings (neither can be checked);
+//! * drawn material: a bare king cannot be mated by a lone piece (it stays
+//!   next to the enemy king), so such endings are scaled towards a draw.
 
 use super::Evaluate;
 use super::common::{self, Tapered};
@@ -15,20 +30,55 @@ use crate::variant::Atomic;
 /// smaller than mate scores (the search scores the real result).
 const KING_BLAST: i32 = 20_000;
 
-/// All squares attacked by the non-king pieces of `c`.
-fn attacked_by(b: &Board, c: Color) -> Bitboard {
-    let occ = b.occupied();
-    let mut att = common::pawn_attack_span(b, c);
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for sq in b.pieces(c, role) {
-            att |= attacks::attacks(role, c, sq, occ);
-        }
-    }
-    att
+/// The squares one side's non-king pieces attack, and those attacked twice.
+#[derive(Clone, Copy, Default)]
+struct AttackMap {
+    all: Bitboard,
+    twice: Bitboard,
 }
 
-/// King danger for `c`, given the squares the enemy attacks.
-fn king_danger(b: &Board, c: Color, enemy_att: Bitboard, to_move: bool) -> i32 {
+fn attack_map(b: &Board, c: Color) -> AttackMap {
+    let occ = b.occupied();
+    let p = b.pieces(c, Role::Pawn);
+    let fwd = if c.is_white() { p.north() } else { p.south() };
+    let (east, west) = (fwd.east(), fwd.west());
+    let mut m = AttackMap { all: east | west, twice: east & west };
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for sq in b.pieces(c, role) {
+            let a = attacks::attacks(role, c, sq, occ);
+            m.twice |= m.all & a;
+            m.all |= a;
+        }
+    }
+    m
+}
+
+/// Enemy pieces next to the king of `!c` that `c` attacks and may take
+/// without blowing up its own king: each capture explodes that king.
+fn blast_targets(b: &Board, c: Color, att: Bitboard) -> Bitboard {
+    let (Some(tk), Some(ok)) = (b.king(!c), b.king(c)) else {
+        return Bitboard::EMPTY;
+    };
+    b.by_color(!c) & king_attacks(tk) & att & !king_attacks(ok)
+}
+
+/// How dangerous `c`'s attack on the enemy king is: explosion threats, and
+/// attacked squares around the king against its free flight squares.
+fn blast_danger(b: &Board, c: Color, att: &AttackMap) -> i32 {
+    let Some(tk) = b.king(!c) else {
+        return 0;
+    };
+    let ring = king_attacks(tk);
+    let explosions = blast_targets(b, c, att.all).count() as i32;
+    let attacked = ((ring.with(tk)) & att.all).count() as i32;
+    let flights = (((ring & !b.by_color(!c)).with(tk)) & !att.all).count() as i32;
+    let danger = w::ATOMIC_DANGER_ZONE * attacked / (flights + 1) + w::ATOMIC_DANGER_EXPLOSION * explosions;
+    danger * (100 + danger) / w::ATOMIC_DANGER_SCALE
+}
+
+/// King safety of `c` (shields and targets next to it, enemy attacks around
+/// it, an immediate threat when `c` is to move, connected kings).
+fn king_safety(b: &Board, c: Color, enemy: &AttackMap, to_move: bool) -> i32 {
     let (Some(k), Some(tk)) = (b.king(c), b.king(!c)) else {
         return 0;
     };
@@ -37,25 +87,57 @@ fn king_danger(b: &Board, c: Color, enemy_att: Bitboard, to_move: bool) -> i32 {
     let pawns = b.by_role(Role::Pawn);
     let mut s = (zone & ours & !pawns).count() as i32 * w::ATOMIC_ADJACENT_PIECE
         + (zone & ours & pawns).count() as i32 * w::ATOMIC_ADJACENT_PAWN
-        + (zone & enemy_att).count() as i32 * w::ATOMIC_ZONE_ATTACK;
+        + (zone & enemy.all).count() as i32 * w::ATOMIC_ZONE_ATTACK;
     if zone.contains(tk) {
         s += w::ATOMIC_KINGS_TOUCH;
-    } else if to_move {
-        // Targets next to our king that the enemy attacks (and could take
-        // without blowing up his own king): we must parry at once.
-        let threats = zone & ours & enemy_att & !king_attacks(tk);
-        if threats.any() {
-            s += w::ATOMIC_KING_THREAT;
-        }
+    } else if to_move && blast_targets(b, !c, enemy.all).any() {
+        // Targets next to our king that the enemy may take: we must parry.
+        s += w::ATOMIC_KING_THREAT;
     }
     s
 }
 
-fn side(b: &Board, c: Color, enemy_att: Bitboard, to_move: bool) -> Tapered {
+/// Pieces (not pawns or the king) score for standing far up the board.
+fn advancement(b: &Board, c: Color) -> i32 {
+    let pieces = b.by_color(c) & !b.by_role(Role::Pawn) & !b.by_role(Role::King);
+    pieces.into_iter().map(|sq| common::relative(c, sq).rank().index() as i32 - 3).sum::<i32>() * w::ATOMIC_ADVANCE
+}
+
+fn side(b: &Board, c: Color, ours: &AttackMap, theirs: &AttackMap, to_move: bool) -> Tapered {
     let mut t = common::base_terms(b, c, &w::ATOMIC_VALUES);
-    let d = king_danger(b, c, enemy_att, to_move);
-    t += (d, d);
+    let k = king_safety(b, c, theirs, to_move);
+    t += (k, k);
+    t += (blast_danger(b, c, ours) + advancement(b, c), 0);
     t
+}
+
+/// Whether `c` has only its king.
+fn bare(b: &Board, c: Color) -> bool {
+    (b.by_color(c) & !b.by_role(Role::King)).is_empty()
+}
+
+/// Whether `c`, without pawns, has the material to mate a bare king: a
+/// major piece with at least one more piece, or three minor pieces of which
+/// two knights or bishops on both colours.
+fn can_mate_bare_king(b: &Board, c: Color) -> bool {
+    let n = b.pieces(c, Role::Knight).count();
+    let bishops = b.pieces(c, Role::Bishop);
+    let majors = (b.pieces(c, Role::Queen) | b.pieces(c, Role::Rook)).count();
+    let pieces = n + bishops.count() + majors;
+    (majors > 0 && pieces >= 2)
+        || (n + bishops.count() >= 3
+            && (n >= 2 || ((bishops & Bitboard::DARK_SQUARES).any() && (bishops & !Bitboard::DARK_SQUARES).any())))
+}
+
+/// Scale (out of 8) for endings where the stronger side cannot force a win
+/// against a bare king.
+fn drawish_scale(b: &Board, score: i32) -> i32 {
+    let strong = if score >= 0 { b.turn() } else { !b.turn() };
+    if bare(b, !strong) && b.pieces(strong, Role::Pawn).is_empty() && !can_mate_bare_king(b, strong) {
+        1
+    } else {
+        8
+    }
 }
 
 /// Whether the side to move's king can be blown up by an enemy capture next
@@ -79,15 +161,51 @@ fn piece_value(b: &Board, sq: Square) -> i32 {
     b.role_at(sq).map_or(0, |r| if r == Role::King { KING_BLAST } else { w::ATOMIC_VALUES[r.index()].0 })
 }
 
+/// Static exchange of a quiet move, atomic style: if the opponent can take
+/// the moved piece, the explosion removes it and every non-pawn around it,
+/// and the exchange ends there. The opponent takes with its cheapest piece
+/// (one standing in the blast costs it nothing more) and only if that pays,
+/// so the result is at most 0. Taking next to its own king is not an option
+/// for the opponent; a piece moved next to our own king and taken loses.
+fn quiet_see(b: &Board, m: Move) -> i32 {
+    let us = b.turn();
+    let (from, to) = (m.from(), m.to());
+    if m.kind() == MoveKind::Castle || b.role_at(from) == Some(Role::King) {
+        return 0;
+    }
+    let occ = b.occupied().without(from).with(to);
+    let attackers = b.attackers_to(to, !us, occ) & !b.by_role(Role::King);
+    if attackers.is_empty() {
+        return 0;
+    }
+    let ring = explosion_mask(to);
+    if b.king(!us).is_some_and(|k| ring.contains(k)) {
+        return 0;
+    }
+    if b.king(us).is_some_and(|k| ring.contains(k)) {
+        return -KING_BLAST;
+    }
+    let mover = m.promotion_role().or(b.role_at(from)).map_or(0, |r| w::ATOMIC_VALUES[r.index()].0);
+    let blast = ring & occ & !b.by_role(Role::Pawn) & !Bitboard::from_square(from);
+    let mut result = -mover;
+    for sq in blast {
+        let v = piece_value(b, sq);
+        result += if b.them().contains(sq) { v } else { -v };
+    }
+    let cheapest = attackers.into_iter().map(|a| if blast.contains(a) { 0 } else { piece_value(b, a) }).min();
+    (result + cheapest.unwrap_or(0)).min(0)
+}
+
 impl Evaluate for Atomic {
     fn evaluate(b: &Board) -> i32 {
         let us = b.turn();
-        let our_att = attacked_by(b, us);
-        let their_att = attacked_by(b, !us);
-        let mut t = side(b, us, their_att, true);
-        let o = side(b, !us, our_att, false);
+        let ours = attack_map(b, us);
+        let theirs = attack_map(b, !us);
+        let mut t = side(b, us, &ours, &theirs, true);
+        let o = side(b, !us, &theirs, &ours, false);
         t -= (o.0, o.1);
-        common::taper(t, common::phase(b)) + w::TEMPO
+        let s = common::taper(t, common::phase(b)) + w::TEMPO;
+        (s * drawish_scale(b, s) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT)
     }
 
     /// Material of the whole blast: enemy pieces removed minus our own.
@@ -112,7 +230,84 @@ impl Evaluate for Atomic {
         gain
     }
 
+    fn see(b: &Board, m: Move) -> i32 {
+        if Self::is_tactical(b, m) && m.promotion_role().is_none() {
+            Self::tactical_gain(b, m)
+        } else {
+            quiet_see(b, m)
+        }
+    }
+
+    /// A quiet move whose piece, from its new square, attacks an enemy piece
+    /// next to the enemy king that it may take (a threat to win at once).
+    fn threatens_king(b: &Board, m: Move) -> bool {
+        let us = b.turn();
+        let Some(role) = m.promotion_role().or(b.role_at(m.from())) else {
+            return false;
+        };
+        if role == Role::King || m.kind() == MoveKind::Castle {
+            return false;
+        }
+        let occ = b.occupied().without(m.from()).with(m.to());
+        let reach = attacks::attacks(role, us, m.to(), occ);
+        (reach & blast_targets(b, us, reach)).any()
+    }
+
     fn stand_pat_ok(b: &Board) -> bool {
         !<Atomic as crate::variant::Variant>::is_check(b) && !king_exposed(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    fn see_of(fen: &str, uci: &str) -> i32 {
+        let b = Atomic::from_fen(fen).unwrap();
+        let m = crate::uci::notation::parse_move::<Atomic>(&b, uci).unwrap();
+        <Atomic as Evaluate>::see(&b, m)
+    }
+
+    #[test]
+    fn quiet_moves_into_a_blast() {
+        let v = |r: Role| w::ATOMIC_VALUES[r.index()].0;
+        // The queen steps where a pawn takes it: the blast costs the queen,
+        // the pawn pays with itself.
+        let fen = "4k3/8/8/3p4/8/2Q5/8/4K3 w - - 0 1";
+        assert_eq!(see_of(fen, "c3c4"), -v(Role::Queen) + v(Role::Pawn));
+        // A safe square: nobody can take there.
+        assert_eq!(see_of(fen, "c3c2"), 0);
+        // A bishop offered to a pawn.
+        assert_eq!(see_of("4k3/8/4p3/8/8/8/8/4K2B w - - 0 1", "h1d5"), -v(Role::Bishop) + v(Role::Pawn));
+        // Taking it would cost the rook more (it stands in the blast): no loss.
+        assert_eq!(see_of("4k3/8/8/8/3r4/8/8/4K2B w - - 0 1", "h1d5"), 0);
+        // Next to our own king and attackable: the king goes up.
+        assert_eq!(see_of("4kr2/8/8/8/7B/8/8/4K3 w - - 0 1", "h4f2"), -KING_BLAST);
+    }
+
+    #[test]
+    fn captures_are_the_blast_balance() {
+        // Rook takes a knight next to a queen: both enemy pieces go, and the rook.
+        let fen = "4k3/8/8/2nq4/8/8/8/2R1K3 w - - 0 1";
+        let v = |r: Role| w::ATOMIC_VALUES[r.index()].0;
+        assert_eq!(see_of(fen, "c1c5"), v(Role::Knight) + v(Role::Queen) - v(Role::Rook));
+    }
+
+    #[test]
+    fn threats_on_the_king() {
+        // The bishop move attacks the pawn next to the black king.
+        let b = Atomic::from_fen("4k3/3p4/8/8/8/8/8/4KB2 w - - 0 1").unwrap();
+        let m = crate::uci::notation::parse_move::<Atomic>(&b, "f1b5").unwrap();
+        assert!(<Atomic as Evaluate>::threatens_king(&b, m));
+        let m = crate::uci::notation::parse_move::<Atomic>(&b, "f1e2").unwrap();
+        assert!(!<Atomic as Evaluate>::threatens_king(&b, m));
+    }
+
+    #[test]
+    fn a_lone_queen_cannot_mate_a_bare_king() {
+        let b = Atomic::from_fen("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").unwrap();
+        let with_rook = Atomic::from_fen("8/8/8/3k4/8/8/8/QR2K3 w - - 0 1").unwrap();
+        assert!(Atomic::evaluate(&b) * 4 < Atomic::evaluate(&with_rook));
     }
 }

@@ -33,6 +33,19 @@ pub trait Evaluate: Variant {
     /// Estimated material gain of a tactical move, for ordering and pruning.
     fn tactical_gain(b: &Board, m: Move) -> i32;
 
+    /// Static exchange evaluation of any legal move: what the mover can
+    /// expect to gain (tactical moves) or lose (a piece moved where the
+    /// opponent can take it) in material. Quiet moves are 0 by default.
+    fn see(b: &Board, m: Move) -> i32 {
+        if Self::is_tactical(b, m) { Self::tactical_gain(b, m) } else { 0 }
+    }
+
+    /// Whether a quiet move creates a direct threat to win at once (atomic:
+    /// to blow up the enemy king); such moves are not pruned at low depth.
+    fn threatens_king(_b: &Board, _m: Move) -> bool {
+        false
+    }
+
     /// Whether the side to move may "stand pat" in quiescence: false when
     /// doing nothing is not a safe lower bound (in check; in atomic, also
     /// when the king can be blown up next move).

@@ -38,6 +38,21 @@ pub const ATOMIC_KING_THREAT: i32 = -90;
 /// favours the side with less material).
 pub const ATOMIC_KINGS_TOUCH: i32 = 15;
 
+/// Atomic blast danger against a king: `d = ZONE * attacked / (flights + 1)
+/// + EXPLOSION * targets`, scored `d * (100 + d) / SCALE` (middlegame), where
+/// `attacked` counts the king's square and its neighbours we attack,
+/// `flights` those of them it could step to that we do not attack, and
+/// `targets` the enemy pieces next to it we may take (each capture explodes
+/// the king).
+pub const ATOMIC_DANGER_ZONE: i32 = 20;
+pub const ATOMIC_DANGER_EXPLOSION: i32 = 40;
+pub const ATOMIC_DANGER_SCALE: i32 = 6;
+/// Atomic: middlegame bonus per rank a piece (not pawn or king) stands
+/// beyond the fourth (negative behind it).
+pub const ATOMIC_ADVANCE: i32 = 8;
+/// Atomic: the evaluation never goes beyond this (mate scores stay apart).
+pub const ATOMIC_EVAL_LIMIT: i32 = 10_000;
+
 /// Push: each enemy attack (orthodox or push) on a square next to our king.
 pub const PUSH_ZONE_ATTACK: i32 = -6;
 
