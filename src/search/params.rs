@@ -32,6 +32,14 @@ pub const LMP_BASE: usize = 4;
 pub const FUTILITY_MAX_DEPTH: i32 = 5;
 pub const FUTILITY_MARGIN: i32 = 100;
 
+/// Static exchange pruning in the main search: tactical moves losing more
+/// than `SEE_TACTICAL_MARGIN * depth`, quiet moves losing more than
+/// `SEE_QUIET_MARGIN * depth^2`, up to these depths.
+pub const SEE_TACTICAL_MAX_DEPTH: i32 = 6;
+pub const SEE_TACTICAL_MARGIN: i32 = 90;
+pub const SEE_QUIET_MAX_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = 20;
+
 /// Quiescence: delta-pruning margin, and how many plies deep it still
 /// searches every move when it may not stand pat (in check, or in atomic a
 /// king that can be blown up).

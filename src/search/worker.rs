@@ -476,7 +476,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut i = 0usize;
         let original_alpha = alpha;
         while let Some((m, tactical)) = picker.next() {
-            let late_quiet = !pv_node && calm && !tactical && best > -MATE_BOUND;
+            // Moves that threaten to win at once are never pruned.
+            let prunable = calm && best > -MATE_BOUND && !(!tactical && V::threatens_king(b, m));
+            let late_quiet = prunable && !pv_node && !tactical;
             if late_quiet && depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
                 i += 1;
                 continue;
@@ -484,6 +486,19 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if late_quiet && depth <= FUTILITY_MAX_DEPTH && i > 0 && eval + FUTILITY_MARGIN * depth <= alpha {
                 i += 1;
                 continue;
+            }
+            // Static exchange pruning: moves that lose too much material for
+            // the depth left (atomic: the whole blast) are skipped.
+            if prunable && i > 0 {
+                let see_skip = if tactical {
+                    depth <= SEE_TACTICAL_MAX_DEPTH && V::see(b, m) < -SEE_TACTICAL_MARGIN * depth
+                } else {
+                    depth <= SEE_QUIET_MAX_DEPTH && V::see(b, m) < -SEE_QUIET_MARGIN * depth * depth
+                };
+                if see_skip {
+                    i += 1;
+                    continue;
+                }
             }
             let child = V::play(b, m);
             self.keys.push(child.key());
@@ -493,10 +508,22 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let s = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
-                let r = if depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !tactical && !in_check && !gives_check {
+                // Moves that leave the opponent's king to be blown up are
+                // threats, not ordinary quiets: no reduction.
+                let r = if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVES
+                    && !tactical
+                    && !in_check
+                    && !gives_check
+                    && V::stand_pat_ok(&child)
+                {
                     let mut r = self.lmr[(depth as usize).min(63)][i.min(63)];
                     if !pv_node {
                         r += 1;
+                    }
+                    // Our own king under threat: the parries matter.
+                    if !calm {
+                        r -= 1;
                     }
                     if m == killers[0] || m == killers[1] {
                         r -= 1;
