@@ -133,11 +133,7 @@ fn can_mate_bare_king(b: &Board, c: Color) -> bool {
 /// against a bare king.
 fn drawish_scale(b: &Board, score: i32) -> i32 {
     let strong = if score >= 0 { b.turn() } else { !b.turn() };
-    if bare(b, !strong) && b.pieces(strong, Role::Pawn).is_empty() && !can_mate_bare_king(b, strong) {
-        1
-    } else {
-        8
-    }
+    if bare(b, !strong) && b.pieces(strong, Role::Pawn).is_empty() && !can_mate_bare_king(b, strong) { 1 } else { 8 }
 }
 
 /// Whether the side to move's king can be blown up by an enemy capture next

@@ -5,6 +5,7 @@
 //! The search never prints: it reports through a [`Reporter`], and the UCI
 //! layer turns reports into text.
 
+mod history;
 pub mod mate;
 pub mod params;
 mod picker;

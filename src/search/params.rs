@@ -23,8 +23,13 @@ pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 
-/// Late move pruning: quiet moves beyond `LMP_BASE + depth^2` are skipped at
-/// depths up to `LMP_MAX_DEPTH` in non-PV nodes.
+/// Internal iterative reduction: nodes this deep without a hash move are
+/// searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Late move pruning: quiet moves beyond `LMP_BASE + depth^2` (half as many
+/// when the evaluation is not improving) are skipped at depths up to
+/// `LMP_MAX_DEPTH` in non-PV nodes.
 pub const LMP_MAX_DEPTH: i32 = 4;
 pub const LMP_BASE: usize = 4;
 
@@ -50,8 +55,14 @@ pub const QS_THREAT_PLIES: usize = 1;
 /// Check extension cap (extensions stop beyond twice the nominal depth).
 pub const CHECK_EXTENSION: i32 = 1;
 
-/// History: maximum magnitude (gravity keeps values in range).
+/// History: maximum magnitude (gravity keeps values in range), and the
+/// bonus of a cutoff move: `PER_DEPTH * depth - BASE`, at most `MAX`.
 pub const HISTORY_MAX: i32 = 16_384;
+pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
+pub const HISTORY_BONUS_BASE: i32 = 250;
+pub const HISTORY_BONUS_MAX: i32 = 2_500;
+/// Late move reductions shrink by one per this much history of the move.
+pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 32;

@@ -2,15 +2,16 @@
 //! quiescence. Every thread of a lazy-SMP search runs one `Worker` with its
 //! own history, killers and stacks; they share only the transposition table.
 
+use super::history::{self, Histories, PieceTo};
 use super::params::*;
-use super::picker::{Picker, Scores};
+use super::picker::{Ordering as MoveOrdering, Picker, Scores};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND};
 use super::{Control, Limits, PvInfo, Reporter, ScoreBound, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
-use crate::types::{Color, Move, MoveList};
+use crate::types::{Move, MoveList};
 use crate::variant::Outcome;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicU64;
@@ -25,6 +26,19 @@ pub struct Shared<'a> {
     /// Published node count of each thread.
     pub counters: &'a [AtomicU64],
     pub multipv: usize,
+}
+
+/// What the search remembers of each ply on the current path.
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    moved: Option<PieceTo>,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame { static_eval: -INFINITE, moved: None }
+    }
 }
 
 #[derive(Clone)]
@@ -72,7 +86,10 @@ pub struct Worker<'a, V> {
     root_moves: Vec<RootMove>,
     pv_idx: usize,
     killers: Box<[[Move; 2]; MAX_PLY + 2]>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    histories: Histories,
+    /// Per ply: the static evaluation (`-INFINITE` in check) and the move
+    /// played from there (`None` for a null move).
+    stack: Box<[Frame; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
@@ -107,7 +124,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             root_moves,
             pv_idx: 0,
             killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
-            history: Box::new([[[0; 64]; 64]; 2]),
+            histories: Histories::default(),
+            stack: Box::new([Frame::default(); MAX_PLY + 2]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr: lmr_table(),
@@ -303,6 +321,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             let child = V::play(&root, mv);
             self.keys.push(child.key());
+            self.stack[0].moved = Some(PieceTo::of(&root, mv));
             self.seldepth = 0;
             let ext = if V::is_check(&child) { CHECK_EXTENSION } else { 0 };
             let s = if i == start {
@@ -388,16 +407,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         })
     }
 
-    fn side_history(&mut self, c: Color) -> &mut [[i32; 64]; 64] {
-        &mut self.history[c.index()]
+    /// The moves one and two plies before `ply` (continuation keys).
+    fn prev_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [self.stack[ply - 1].moved, if ply >= 2 { self.stack[ply - 2].moved } else { None }]
     }
 
-    fn update_history(&mut self, c: Color, m: Move, bonus: i32) {
-        let h = &mut self.side_history(c)[m.from().index()][m.to().index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    fn search(&mut self, b: &Board, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool) -> i32 {
+    fn search(&mut self, b: &Board, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.qsearch(b, alpha, beta, ply, 0);
@@ -434,13 +449,16 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
         let in_check = V::is_check(b);
         let eval = if in_check { -INFINITE } else { tt.map_or_else(|| V::evaluate(b), |e| e.eval) };
+        self.stack[ply].static_eval = eval;
+        // Improving: our static evaluation rose since our previous move.
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         // Pruning by the static evaluation is only sound when doing nothing
         // is safe: not in check and (atomic) no king that can be blown up.
         let calm = !in_check && V::stand_pat_ok(b);
 
         if !pv_node && calm && !score::is_mate(beta) {
             // Reverse futility pruning.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta {
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
                 return eval;
             }
             // Null move: give the opponent a free move; if we still beat
@@ -449,6 +467,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let nb = b.null_move();
                 self.keys.push(nb.key());
+                self.stack[ply].moved = None;
                 let s = -self.search(&nb, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
                 self.keys.pop();
                 if self.stopped {
@@ -459,6 +478,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 }
             }
         }
+        // Internal iterative reduction: with no hash move to start from, a
+        // deep node is searched one ply shallower (its next visit has one).
+        if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
+        }
 
         let mut moves = MoveList::new();
         V::legal_moves(b, &mut moves);
@@ -467,23 +491,32 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
         let us = b.turn();
         let killers = self.killers[ply];
+        let prev = self.prev_moves(ply);
+        let countermove = self.histories.countermove(prev[0]);
         let mut scores = Scores::new();
-        let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, tt_move, killers, &self.history[us.index()]);
+        let order = MoveOrdering { tt_move, killers, countermove, histories: &self.histories, prev };
+        let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, &order);
 
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut tactical_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let mut i = 0usize;
         let original_alpha = alpha;
+        let lmp_limit = (LMP_BASE + (depth * depth) as usize) / if improving { 1 } else { 2 };
         while let Some((m, tactical)) = picker.next() {
             // Moves that threaten to win at once are never pruned.
             let prunable = calm && best > -MATE_BOUND && !(!tactical && V::threatens_king(b, m));
             let late_quiet = prunable && !pv_node && !tactical;
-            if late_quiet && depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
+            if late_quiet && depth <= LMP_MAX_DEPTH && i >= lmp_limit {
                 i += 1;
                 continue;
             }
-            if late_quiet && depth <= FUTILITY_MAX_DEPTH && i > 0 && eval + FUTILITY_MARGIN * depth <= alpha {
+            if late_quiet
+                && depth <= FUTILITY_MAX_DEPTH
+                && i > 0
+                && eval + FUTILITY_MARGIN * (depth + improving as i32) <= alpha
+            {
                 i += 1;
                 continue;
             }
@@ -500,8 +533,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     continue;
                 }
             }
+            let moved = PieceTo::of(b, m);
             let child = V::play(b, m);
             self.keys.push(child.key());
+            self.stack[ply].moved = Some(moved);
             let gives_check = V::is_check(&child);
             let ext = if gives_check && ply < 2 * depth as usize + 4 { CHECK_EXTENSION } else { 0 };
             let new_depth = depth - 1 + ext;
@@ -521,13 +556,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     if !pv_node {
                         r += 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
                     // Our own king under threat: the parries matter.
                     if !calm {
                         r -= 1;
                     }
-                    if m == killers[0] || m == killers[1] {
+                    if m == killers[0] || m == killers[1] || m == countermove {
                         r -= 1;
                     }
+                    r -= self.histories.quiet(us, moved, m, prev) / LMR_HISTORY_DIVISOR;
                     r.clamp(0, new_depth - 1)
                 } else {
                     0
@@ -561,21 +600,15 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                     self.pv_len[ply] = child_len;
                 }
                 if alpha >= beta {
-                    if !tactical {
-                        if self.killers[ply][0] != m {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = m;
-                        }
-                        let bonus = (depth * depth).min(HISTORY_MAX / 4);
-                        self.update_history(us, m, bonus);
-                        for &q in &quiets_tried {
-                            self.update_history(us, q, -bonus);
-                        }
-                    }
+                    self.update_cutoff_histories(b, m, tactical, depth, ply, &quiets_tried, &tactical_tried);
                     break;
                 }
             }
-            if !tactical && quiets_tried.len() < quiets_tried.capacity() {
+            if tactical {
+                if tactical_tried.len() < tactical_tried.capacity() {
+                    tactical_tried.push(m);
+                }
+            } else if quiets_tried.len() < quiets_tried.capacity() {
                 quiets_tried.push(m);
             }
         }
@@ -589,6 +622,41 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let stored_eval = if in_check { 0 } else { eval };
         self.shared.tt.store(key, best_move, score::to_tt(best, ply), stored_eval, depth, bound);
         best
+    }
+
+    /// A move caused a beta cutoff: reward it in its history, punish the
+    /// moves of its kind tried before it; quiet cutoffs also become killers
+    /// and the countermove of the opponent's last move.
+    #[allow(clippy::too_many_arguments)]
+    fn update_cutoff_histories(
+        &mut self,
+        b: &Board,
+        m: Move,
+        tactical: bool,
+        depth: i32,
+        ply: usize,
+        quiets: &[Move],
+        tacticals: &[Move],
+    ) {
+        let bonus = history::bonus(depth);
+        let us = b.turn();
+        let prev = self.prev_moves(ply);
+        if tactical {
+            self.histories.update_capture(b, m, bonus);
+        } else {
+            if self.killers[ply][0] != m {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = m;
+            }
+            self.histories.set_countermove(prev[0], m);
+            self.histories.update_quiet(us, PieceTo::of(b, m), m, prev, bonus);
+            for &q in quiets {
+                self.histories.update_quiet(us, PieceTo::of(b, q), q, prev, -bonus);
+            }
+        }
+        for &t in tacticals {
+            self.histories.update_capture(b, t, -bonus);
+        }
     }
 
     fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
@@ -620,8 +688,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
         let mut scores = Scores::new();
-        let mut picker =
-            Picker::new::<V>(b, &mut moves, &mut scores, Move::NONE, [Move::NONE; 2], &self.history[b.turn().index()]);
+        let order = MoveOrdering {
+            tt_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            countermove: Move::NONE,
+            histories: &self.histories,
+            prev: [None, None],
+        };
+        let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, &order);
         // Variants whose checks are threats of an immediate win (Dynamo: a
         // king about to be sent off) also try checking moves at the first
         // quiescence ply.
