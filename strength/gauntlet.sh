@@ -32,7 +32,7 @@ if [ -z "${FSF_CMD:-}" ]; then
   FSF_CMD="node --no-experimental-fetch $js"
 fi
 mkdir -p "$here/results"
-pgn="$here/results/gauntlet-$(date +%Y%m%d-%H%M%S).pgn"
+pgn="$here/results/gauntlet-$(date +%Y%m%d-%H%M%S)-$$.pgn"
 echo "Fission: $FISSION; opponent: $FSF_CMD; $games games at $tc; PGN: $pgn" >&2
 exec "$FISSION" match --gauntlet --variant atomic \
   --engine "$FISSION" --engine "$FSF_CMD" \

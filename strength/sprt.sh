@@ -21,7 +21,7 @@ new="$1"; old="$2"
 tc="${3:-8+0.08}"; elo0="${4:-0}"; elo1="${5:-10}"
 shift $(( $# > 5 ? 5 : $# ))
 mkdir -p "$here/results"
-pgn="$here/results/sprt-$(date +%Y%m%d-%H%M%S).pgn"
+pgn="$here/results/sprt-$(date +%Y%m%d-%H%M%S)-$$.pgn"
 echo "SPRT $new vs $old at $tc, elo0=$elo0 elo1=$elo1; PGN: $pgn" >&2
 exec "$new" match --variant atomic --engine "$new" --engine "$old" \
   --openings "$here/atomic-openings.epd" --games "${MAX_GAMES:-20000}" --tc "$tc" \

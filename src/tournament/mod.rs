@@ -45,12 +45,15 @@ pub struct MatchConfig {
 pub const USAGE: &str =
     "fission match --engine CMD [--engine CMD ...] --variant chess|atomic|dynamo|push --games N --tc 10+0.1
   [--concurrency K] [--openings FILE | --random-plies N] [--seed S] [--pgn OUT.pgn]
-  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--option NAME=VALUE ...] [--gauntlet] [--timemargin MS]";
+  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--option NAME=VALUE ...] [--engine-option NAME=VALUE (for the engine just named)]
+  [--gauntlet] [--timemargin MS]";
 
 impl MatchConfig {
     pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
-        let mut cmds = Vec::new();
+        let mut cmds: Vec<String> = Vec::new();
         let mut options = Vec::new();
+        // Options for one engine only: (engine index, name, value).
+        let mut own_options: Vec<(usize, String, String)> = Vec::new();
         let mut c = MatchConfig {
             engines: Vec::new(),
             variant: VariantKind::Chess,
@@ -89,6 +92,13 @@ impl MatchConfig {
                     let (k, val) = v.split_once('=').ok_or(format!("--option: expected NAME=VALUE, got '{v}'"))?;
                     options.push((k.to_string(), val.to_string()));
                 }
+                "--engine-option" => {
+                    let v = value("--engine-option")?;
+                    let (k, val) =
+                        v.split_once('=').ok_or(format!("--engine-option: expected NAME=VALUE, got '{v}'"))?;
+                    let idx = cmds.len().checked_sub(1).ok_or("--engine-option must follow an --engine")?;
+                    own_options.push((idx, k.to_string(), val.to_string()));
+                }
                 other => return Err(format!("unknown argument '{other}'\nusage: {USAGE}")),
             }
         }
@@ -99,7 +109,16 @@ impl MatchConfig {
             return Err("--sprt needs exactly two engines".into());
         }
         c.games += c.games % 2;
-        c.engines = cmds.into_iter().map(|cmd| EngineSpec { cmd, options: options.clone() }).collect();
+        c.engines = cmds
+            .into_iter()
+            .enumerate()
+            .map(|(i, cmd)| {
+                // Shared options first: an engine's own option of the same name wins.
+                let mut opts = options.clone();
+                opts.extend(own_options.iter().filter(|o| o.0 == i).map(|o| (o.1.clone(), o.2.clone())));
+                EngineSpec { cmd, options: opts }
+            })
+            .collect();
         Ok(c)
     }
 }
