@@ -19,7 +19,8 @@
 //!   next to the enemy king), so such endings are scaled towards a draw.
 
 use super::Evaluate;
-use super::common::{self, Tapered};
+use super::common;
+use super::terms::{Negated, Term, Terms, Weighted};
 use super::weights as w;
 use crate::attacks::{self, explosion_mask, king_attacks};
 use crate::board::Board;
@@ -63,7 +64,8 @@ fn blast_targets(b: &Board, c: Color, att: Bitboard) -> Bitboard {
 }
 
 /// How dangerous `c`'s attack on the enemy king is: explosion threats, and
-/// attacked squares around the king against its free flight squares.
+/// attacked squares around the king against its free flight squares,
+/// `d * (100 + d) / 100`.
 fn blast_danger(b: &Board, c: Color, att: &AttackMap) -> i32 {
     let Some(tk) = b.king(!c) else {
         return 0;
@@ -73,42 +75,50 @@ fn blast_danger(b: &Board, c: Color, att: &AttackMap) -> i32 {
     let attacked = ((ring.with(tk)) & att.all).count() as i32;
     let flights = (((ring & !b.by_color(!c)).with(tk)) & !att.all).count() as i32;
     let danger = w::ATOMIC_DANGER_ZONE * attacked / (flights + 1) + w::ATOMIC_DANGER_EXPLOSION * explosions;
-    danger * (100 + danger) / w::ATOMIC_DANGER_SCALE
+    danger * (100 + danger) / 100
 }
 
 /// King safety of `c` (shields and targets next to it, enemy attacks around
 /// it, an immediate threat when `c` is to move, connected kings).
-fn king_safety(b: &Board, c: Color, enemy: &AttackMap, to_move: bool) -> i32 {
+fn king_safety<T: Terms>(b: &Board, c: Color, enemy: &AttackMap, to_move: bool, out: &mut T) {
     let (Some(k), Some(tk)) = (b.king(c), b.king(!c)) else {
-        return 0;
+        return;
     };
     let zone = king_attacks(k);
     let ours = b.by_color(c);
     let pawns = b.by_role(Role::Pawn);
-    let mut s = (zone & ours & !pawns).count() as i32 * w::ATOMIC_ADJACENT_PIECE
-        + (zone & ours & pawns).count() as i32 * w::ATOMIC_ADJACENT_PAWN
-        + (zone & enemy.all).count() as i32 * w::ATOMIC_ZONE_ATTACK;
+    out.add(Term::AtomicAdjacentPiece, (zone & ours & !pawns).count() as i32);
+    out.add(Term::AtomicAdjacentPawn, (zone & ours & pawns).count() as i32);
+    out.add(Term::AtomicZoneAttack, (zone & enemy.all).count() as i32);
     if zone.contains(tk) {
-        s += w::ATOMIC_KINGS_TOUCH;
+        out.add(Term::AtomicKingsTouch, 1);
     } else if to_move && blast_targets(b, !c, enemy.all).any() {
         // Targets next to our king that the enemy may take: we must parry.
-        s += w::ATOMIC_KING_THREAT;
+        out.add(Term::AtomicKingThreat, 1);
     }
-    s
 }
 
-/// Pieces (not pawns or the king) score for standing far up the board.
+/// Ranks beyond the fourth that the pieces (not pawns or the king) stand.
 fn advancement(b: &Board, c: Color) -> i32 {
     let pieces = b.by_color(c) & !b.by_role(Role::Pawn) & !b.by_role(Role::King);
-    pieces.into_iter().map(|sq| common::relative(c, sq).rank().index() as i32 - 3).sum::<i32>() * w::ATOMIC_ADVANCE
+    pieces.into_iter().map(|sq| common::relative(c, sq).rank().index() as i32 - 3).sum::<i32>()
 }
 
-fn side(b: &Board, c: Color, ours: &AttackMap, theirs: &AttackMap, to_move: bool) -> Tapered {
-    let mut t = common::base_terms(b, c, &w::ATOMIC_VALUES);
-    let k = king_safety(b, c, theirs, to_move);
-    t += (k, k);
-    t += (blast_danger(b, c, ours) + advancement(b, c), 0);
-    t
+fn side<T: Terms>(b: &Board, c: Color, ours: &AttackMap, theirs: &AttackMap, to_move: bool, out: &mut T) {
+    common::base_terms_into(b, c, out);
+    king_safety(b, c, theirs, to_move, out);
+    out.add(Term::AtomicDanger, blast_danger(b, c, ours));
+    out.add(Term::AtomicAdvance, advancement(b, c));
+}
+
+/// Every term of the atomic evaluation, from the side to move's view.
+pub fn terms<T: Terms>(b: &Board, out: &mut T) {
+    let us = b.turn();
+    let ours = attack_map(b, us);
+    let theirs = attack_map(b, !us);
+    side(b, us, &ours, &theirs, true, out);
+    side(b, !us, &theirs, &ours, false, &mut Negated(out));
+    out.add(Term::Tempo, 1);
 }
 
 /// Whether `c` has only its king.
@@ -129,10 +139,9 @@ fn can_mate_bare_king(b: &Board, c: Color) -> bool {
             && (n >= 2 || ((bishops & Bitboard::DARK_SQUARES).any() && (bishops & !Bitboard::DARK_SQUARES).any())))
 }
 
-/// Scale (out of 8) for endings where the stronger side cannot force a win
-/// against a bare king.
-fn drawish_scale(b: &Board, score: i32) -> i32 {
-    let strong = if score >= 0 { b.turn() } else { !b.turn() };
+/// Scale (out of 8) of the evaluation when `strong` is ahead: 1 where it
+/// cannot force a win against a bare king, else 8.
+pub fn drawish_scale(b: &Board, strong: Color) -> i32 {
     if bare(b, !strong) && b.pieces(strong, Role::Pawn).is_empty() && !can_mate_bare_king(b, strong) { 1 } else { 8 }
 }
 
@@ -194,14 +203,11 @@ fn quiet_see(b: &Board, m: Move) -> i32 {
 
 impl Evaluate for Atomic {
     fn evaluate(b: &Board) -> i32 {
-        let us = b.turn();
-        let ours = attack_map(b, us);
-        let theirs = attack_map(b, !us);
-        let mut t = side(b, us, &ours, &theirs, true);
-        let o = side(b, !us, &theirs, &ours, false);
-        t -= (o.0, o.1);
-        let s = common::taper(t, common::phase(b)) + w::TEMPO;
-        (s * drawish_scale(b, s) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT)
+        let mut sum = Weighted::new(&w::ATOMIC_TERMS);
+        terms(b, &mut sum);
+        let s = common::taper(sum.sum, common::phase(b));
+        let strong = if s >= 0 { b.turn() } else { !b.turn() };
+        (s * drawish_scale(b, strong) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT)
     }
 
     /// Material of the whole blast: enemy pieces removed minus our own.
@@ -298,6 +304,37 @@ mod tests {
         assert!(<Atomic as Evaluate>::threatens_king(&b, m));
         let m = crate::uci::notation::parse_move::<Atomic>(&b, "f1e2").unwrap();
         assert!(!<Atomic as Evaluate>::threatens_king(&b, m));
+    }
+
+    /// The tuner evaluates from traces: a trace weighed with the engine's
+    /// table must give the engine's evaluation, at every ply of random games.
+    #[test]
+    fn traces_weigh_to_the_evaluation() {
+        use crate::eval::terms::Trace;
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+            for _ in 0..80 {
+                let mut t = Trace::default();
+                terms(&b, &mut t);
+                let s = common::taper(t.weigh(&w::ATOMIC_TERMS), common::phase(&b));
+                let strong = if s >= 0 { b.turn() } else { !b.turn() };
+                let expected = (s * drawish_scale(&b, strong) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT);
+                assert_eq!(Atomic::evaluate(&b), expected, "{}", b.fen());
+                checked += 1;
+                let mut list = crate::types::MoveList::new();
+                Atomic::legal_moves(&b, &mut list);
+                if list.is_empty() || Atomic::variant_outcome(&b).is_some() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                b = Atomic::play(&b, list[(seed % list.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]

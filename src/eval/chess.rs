@@ -24,7 +24,7 @@ fn king_safety(b: &Board, c: Color) -> i32 {
 }
 
 fn side(b: &Board, c: Color) -> Tapered {
-    let mut t = common::base_terms(b, c, &w::CHESS_VALUES);
+    let mut t = common::base_terms(b, c, &w::CHESS_TERMS);
     t += (king_safety(b, c), 0);
     t
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the chess-like evaluators: piece-square tables (from
 //! simple formulas), material and phase, mobility, pawn structure.
 
+use super::terms::{Table, Term, Terms, Weighted};
 use super::weights as w;
 use crate::attacks;
 use crate::board::Board;
@@ -22,10 +23,6 @@ impl std::ops::SubAssign<(i32, i32)> for Tapered {
         self.0 -= m;
         self.1 -= e;
     }
-}
-
-fn scale((m, e): (i32, i32), n: i32) -> (i32, i32) {
-    (m * n, e * n)
 }
 
 /// Piece-square bonus of `role` on `sq` for white (mirror the square for black).
@@ -60,15 +57,22 @@ pub fn relative(c: Color, sq: Square) -> Square {
 }
 
 /// Material plus piece-square tables for one side.
-pub fn material_pst(b: &Board, c: Color, values: &[(i32, i32); 6]) -> Tapered {
-    let mut t = Tapered::default();
+pub fn material_pst_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
     for role in Role::ALL {
         for sq in b.pieces(c, role) {
-            t += values[role.index()];
-            t += pst(role, relative(c, sq));
+            if role != Role::King {
+                out.add(Term::MATERIAL[role.index()], 1);
+            }
+            out.fixed(pst(role, relative(c, sq)));
         }
     }
-    t
+}
+
+/// [`material_pst_into`] weighted by `table`.
+pub fn material_pst(b: &Board, c: Color, table: &Table) -> Tapered {
+    let mut w = Weighted::new(table);
+    material_pst_into(b, c, &mut w);
+    w.sum
 }
 
 /// Game phase, 0 (bare kings) to `PHASE_TOTAL` (all pieces).
@@ -89,32 +93,36 @@ pub fn pawn_attack_span(b: &Board, c: Color) -> Bitboard {
 }
 
 /// Mobility, bishop pair, rooks on open files.
-pub fn pieces_activity(b: &Board, c: Color) -> Tapered {
-    let mut t = Tapered::default();
+pub fn pieces_activity_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
     let occ = b.occupied();
     let safe = !b.by_color(c) & !pawn_attack_span(b, !c);
     let roles = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
     for (i, role) in roles.into_iter().enumerate() {
         for sq in b.pieces(c, role) {
             let n = (attacks::attacks(role, c, sq, occ) & safe).count() as i32;
-            t += scale(w::MOBILITY[i], n);
+            out.add(Term::MOBILITY[i], n);
         }
     }
     if b.pieces(c, Role::Bishop).more_than_one() {
-        t += w::BISHOP_PAIR;
+        out.add(Term::BishopPair, 1);
     }
     let pawns = b.by_role(Role::Pawn);
     for sq in b.pieces(c, Role::Rook) {
         if (Bitboard::file(sq.file()) & pawns).is_empty() {
-            t += w::ROOK_OPEN_FILE;
+            out.add(Term::RookOpenFile, 1);
         }
     }
-    t
+}
+
+/// [`pieces_activity_into`] weighted by `table`.
+pub fn pieces_activity(b: &Board, c: Color, table: &Table) -> Tapered {
+    let mut w = Weighted::new(table);
+    pieces_activity_into(b, c, &mut w);
+    w.sum
 }
 
 /// Doubled, isolated and passed pawns.
-pub fn pawn_structure(b: &Board, c: Color) -> Tapered {
-    let mut t = Tapered::default();
+pub fn pawn_structure_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
     let ours = b.pieces(c, Role::Pawn);
     let theirs = b.pieces(!c, Role::Pawn);
     for sq in ours {
@@ -128,19 +136,18 @@ pub fn pawn_structure(b: &Board, c: Color) -> Tapered {
             adj |= Bitboard::file(File::new(f as u8 + 1));
         }
         if (ours & file_bb).more_than_one() {
-            t += w::DOUBLED_PAWN;
+            out.add(Term::DoubledPawn, 1);
         }
         if (ours & adj).is_empty() {
-            t += w::ISOLATED_PAWN;
+            out.add(Term::IsolatedPawn, 1);
         }
         let rel_rank = relative(c, sq).rank().index();
         // Squares in front of the pawn on its file and the adjacent files.
         let front = (file_bb | adj) & ahead(c, sq);
-        if (theirs & front).is_empty() {
-            t += w::PASSED_PAWN[rel_rank];
+        if (theirs & front).is_empty() && (1..=6).contains(&rel_rank) {
+            out.add(Term::PASSED[rel_rank - 1], 1);
         }
     }
-    t
 }
 
 /// Every square strictly ahead of `sq`'s rank for `c`.
@@ -156,14 +163,18 @@ fn ahead(c: Color, sq: Square) -> Bitboard {
 }
 
 /// The terms every chess-like evaluator starts from: material and
-/// piece-square tables with `values`, piece activity, pawn structure.
-pub fn base_terms(b: &Board, c: Color, values: &[(i32, i32); 6]) -> Tapered {
-    let mut t = material_pst(b, c, values);
-    let a = pieces_activity(b, c);
-    t += (a.0, a.1);
-    let p = pawn_structure(b, c);
-    t += (p.0, p.1);
-    t
+/// piece-square tables, piece activity, pawn structure.
+pub fn base_terms_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
+    material_pst_into(b, c, out);
+    pieces_activity_into(b, c, out);
+    pawn_structure_into(b, c, out);
+}
+
+/// [`base_terms_into`] weighted by `table`.
+pub fn base_terms(b: &Board, c: Color, table: &Table) -> Tapered {
+    let mut w = Weighted::new(table);
+    base_terms_into(b, c, &mut w);
+    w.sum
 }
 
 /// The evaluation from the side to move's view: `side(b, us) - side(b, them)`,

@@ -35,8 +35,8 @@ fn king_danger(b: &Board, c: Color) -> i32 {
 }
 
 fn side(b: &Board, c: Color) -> Tapered {
-    let mut t = common::material_pst(b, c, &w::DYNAMO_VALUES);
-    let a = common::pieces_activity(b, c);
+    let mut t = common::material_pst(b, c, &w::DYNAMO_TERMS);
+    let a = common::pieces_activity(b, c, &w::DYNAMO_TERMS);
     t += (a.0, a.1);
     let d = king_danger(b, c);
     t += (d, d);

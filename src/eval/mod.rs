@@ -4,11 +4,12 @@
 //! Scores are centipawns from the side to move's point of view. Every weight
 //! lives in [`weights`], named, ready for tuning.
 
-mod atomic;
+pub mod atomic;
 mod chess;
-mod common;
+pub mod common;
 mod dynamo;
 mod push;
+pub mod terms;
 pub mod weights;
 
 use crate::board::Board;

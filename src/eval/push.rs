@@ -23,7 +23,7 @@ fn king_zone_pressure(b: &Board, c: Color) -> i32 {
 }
 
 fn side(b: &Board, c: Color) -> Tapered {
-    let mut t = common::base_terms(b, c, &w::CHESS_VALUES);
+    let mut t = common::base_terms(b, c, &w::CHESS_TERMS);
     t += (king_zone_pressure(b, c), 0);
     t
 }

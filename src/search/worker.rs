@@ -506,7 +506,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let lmp_limit = (LMP_BASE + (depth * depth) as usize) / if improving { 1 } else { 2 };
         while let Some((m, tactical)) = picker.next() {
             // Moves that threaten to win at once are never pruned.
-            let prunable = calm && best > -MATE_BOUND && !(!tactical && V::threatens_king(b, m));
+            let prunable = calm && best > -MATE_BOUND && (tactical || !V::threatens_king(b, m));
             let late_quiet = prunable && !pv_node && !tactical;
             if late_quiet && depth <= LMP_MAX_DEPTH && i >= lmp_limit {
                 i += 1;

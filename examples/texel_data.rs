@@ -1,0 +1,130 @@
+//! Positions with game results for tuning the evaluation (the Texel method,
+//! `examples/tune.rs`): self-play games of Fission at a fixed node budget
+//! per move from random openings; every quiet position of a game (not in
+//! check, nothing to blow up, best move not tactical, past the opening
+//! plies) is written with the game's result, one per line:
+//! `<FEN> | <white's score: 1, 0.5 or 0>`.
+//!
+//! ```sh
+//! cargo run --release --example texel_data -- --variant atomic --games 4000 \
+//!     --nodes 5000 --threads 2 --seed 1 > atomic-texel.txt
+//! ```
+//!
+//! Progress on stderr. Games are written whole as they finish, so an
+//! interrupted run leaves a valid file; files with different seeds
+//! concatenate.
+
+#[path = "common/flags.rs"]
+mod flags;
+
+use fission::eval::Evaluate;
+use fission::search::{Control, Limits, SearchOptions, Silent, think};
+use fission::tournament::random_openings;
+use fission::tt::TranspositionTable;
+use fission::{Board, Color, Outcome, VariantKind, with_variant};
+use flags::Flags;
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+struct Args {
+    variant: VariantKind,
+    games: usize,
+    nodes: u64,
+    threads: usize,
+    seed: u64,
+    random_plies: u32,
+    /// Plies of each game (after the random ones) not written.
+    skip_plies: usize,
+}
+
+fn parse() -> Result<Args, String> {
+    let known = ["--variant", "--games", "--nodes", "--threads", "--seed", "--random-plies", "--skip-plies"];
+    let f = Flags::from_args(&known)?;
+    Ok(Args {
+        variant: f.get("--variant", VariantKind::Atomic)?,
+        games: f.get("--games", 1000)?,
+        nodes: f.get::<u64>("--nodes", 5000)?.max(1),
+        threads: f.get::<usize>("--threads", 1)?.max(1),
+        seed: f.get("--seed", 1)?,
+        random_plies: f.get("--random-plies", 8)?,
+        skip_plies: f.get("--skip-plies", 4)?,
+    })
+}
+
+/// Plays one game from `start`; returns the quiet positions' FENs and
+/// white's score.
+fn play_game<V: Evaluate>(start: &Board, a: &Args, tt: &TranspositionTable) -> (Vec<String>, f32) {
+    let mut b = start.clone();
+    let mut keys = vec![b.key()];
+    let mut fens = Vec::new();
+    tt.clear();
+    let limits = Limits { nodes: Some(a.nodes), ..Limits::default() };
+    for ply in 0..400 {
+        if let Some(o) = V::outcome(&b) {
+            let score = match o {
+                Outcome::Decisive { winner: Color::White } => 1.0,
+                Outcome::Decisive { .. } => 0.0,
+                Outcome::Draw => 0.5,
+            };
+            return (fens, score);
+        }
+        let reps = keys.iter().filter(|&&k| k == b.key()).count();
+        if reps >= 3 || (V::FIFTY_MOVE_RULE && b.halfmoves() >= 100) {
+            return (fens, 0.5);
+        }
+        let r = think::<V>(&b, &keys, &limits, &SearchOptions::default(), tt, &Control::new(false), &Silent);
+        let Some(m) = r.best else { break };
+        if ply >= a.skip_plies && !V::is_check(&b) && V::stand_pat_ok(&b) && !V::is_tactical(&b, m) {
+            fens.push(V::fen(&b));
+        }
+        b = V::play(&b, m);
+        keys.push(b.key());
+    }
+    (fens, 0.5)
+}
+
+fn generate<V: Evaluate>(a: &Args) {
+    let openings = random_openings::<V>(a.games, a.random_plies, a.seed);
+    let next = AtomicUsize::new(0);
+    let written = AtomicUsize::new(0);
+    let out = Mutex::new(std::io::stdout());
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..a.threads {
+            s.spawn(|| {
+                let tt = TranspositionTable::try_new(16).expect("16 MB hash");
+                loop {
+                    let g = next.fetch_add(1, Ordering::SeqCst);
+                    if g >= openings.len() {
+                        break;
+                    }
+                    let (fens, score) = play_game::<V>(&openings[g], a, &tt);
+                    let mut text = String::new();
+                    for f in &fens {
+                        text.push_str(&format!("{f} | {score}\n"));
+                    }
+                    if let Ok(mut o) = out.lock() {
+                        let _ = o.write_all(text.as_bytes());
+                        let _ = o.flush();
+                    }
+                    let n = written.fetch_add(fens.len(), Ordering::SeqCst) + fens.len();
+                    let secs = started.elapsed().as_secs_f64();
+                    eprintln!("game {}/{}: {n} positions, {:.0} positions/s", g + 1, a.games, n as f64 / secs);
+                }
+            });
+        }
+    });
+}
+
+fn main() {
+    let a = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("texel_data: {e}");
+            std::process::exit(2);
+        }
+    };
+    with_variant!(a.variant, V => generate::<V>(&a));
+}
