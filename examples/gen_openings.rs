@@ -11,10 +11,14 @@
 //! Progress goes to stderr. The search is single-threaded and deterministic,
 //! so the same arguments and the same build give the same file.
 
+#[path = "common/flags.rs"]
+mod flags;
+
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
 use fission::tournament::random_openings;
 use fission::tt::TranspositionTable;
 use fission::{Variant, VariantKind, with_variant};
+use flags::Flags;
 use std::collections::HashSet;
 
 struct Args {
@@ -28,31 +32,17 @@ struct Args {
 }
 
 fn parse() -> Result<Args, String> {
-    let mut a = Args {
-        variant: VariantKind::Atomic,
-        count: 300,
-        min_plies: 6,
-        max_plies: 8,
-        nodes: 200_000,
-        window: 100,
-        seed: 1,
+    let known = ["--variant", "--count", "--min-plies", "--max-plies", "--nodes", "--window", "--seed"];
+    let f = Flags::from_args(&known)?;
+    let a = Args {
+        variant: f.get("--variant", VariantKind::Atomic)?,
+        count: f.get("--count", 300)?,
+        min_plies: f.get("--min-plies", 6)?,
+        max_plies: f.get("--max-plies", 8)?,
+        nodes: f.get("--nodes", 200_000)?,
+        window: f.get("--window", 100)?,
+        seed: f.get("--seed", 1)?,
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let v = it.next().ok_or(format!("{flag} needs a value"))?;
-        let num = |v: &str| v.parse::<u64>().map_err(|_| format!("{flag}: bad number '{v}'"));
-        match flag.as_str() {
-            "--variant" => a.variant = v.parse()?,
-            "--count" => a.count = num(v)? as usize,
-            "--min-plies" => a.min_plies = num(v)? as u32,
-            "--max-plies" => a.max_plies = num(v)? as u32,
-            "--nodes" => a.nodes = num(v)?,
-            "--window" => a.window = num(v)? as i32,
-            "--seed" => a.seed = num(v)?,
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-    }
     if a.min_plies > a.max_plies {
         return Err("--min-plies must not exceed --max-plies".into());
     }
