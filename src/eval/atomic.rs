@@ -31,27 +31,16 @@ use crate::variant::Atomic;
 /// smaller than mate scores (the search scores the real result).
 const KING_BLAST: i32 = 20_000;
 
-/// The squares one side's non-king pieces attack, and those attacked twice.
-#[derive(Clone, Copy, Default)]
-struct AttackMap {
-    all: Bitboard,
-    twice: Bitboard,
-}
-
-fn attack_map(b: &Board, c: Color) -> AttackMap {
+/// All squares attacked by the non-king pieces of `c`.
+fn attacked_by(b: &Board, c: Color) -> Bitboard {
     let occ = b.occupied();
-    let p = b.pieces(c, Role::Pawn);
-    let fwd = if c.is_white() { p.north() } else { p.south() };
-    let (east, west) = (fwd.east(), fwd.west());
-    let mut m = AttackMap { all: east | west, twice: east & west };
+    let mut att = common::pawn_attack_span(b, c);
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for sq in b.pieces(c, role) {
-            let a = attacks::attacks(role, c, sq, occ);
-            m.twice |= m.all & a;
-            m.all |= a;
+            att |= attacks::attacks(role, c, sq, occ);
         }
     }
-    m
+    att
 }
 
 /// Enemy pieces next to the king of `!c` that `c` attacks and may take
@@ -66,21 +55,21 @@ fn blast_targets(b: &Board, c: Color, att: Bitboard) -> Bitboard {
 /// How dangerous `c`'s attack on the enemy king is: explosion threats, and
 /// attacked squares around the king against its free flight squares,
 /// `d * (100 + d) / 100`.
-fn blast_danger(b: &Board, c: Color, att: &AttackMap) -> i32 {
+fn blast_danger(b: &Board, c: Color, att: Bitboard) -> i32 {
     let Some(tk) = b.king(!c) else {
         return 0;
     };
     let ring = king_attacks(tk);
-    let explosions = blast_targets(b, c, att.all).count() as i32;
-    let attacked = ((ring.with(tk)) & att.all).count() as i32;
-    let flights = (((ring & !b.by_color(!c)).with(tk)) & !att.all).count() as i32;
+    let explosions = blast_targets(b, c, att).count() as i32;
+    let attacked = (ring.with(tk) & att).count() as i32;
+    let flights = ((ring & !b.by_color(!c)).with(tk) & !att).count() as i32;
     let danger = w::ATOMIC_DANGER_ZONE * attacked / (flights + 1) + w::ATOMIC_DANGER_EXPLOSION * explosions;
     danger * (100 + danger) / 100
 }
 
 /// King safety of `c` (shields and targets next to it, enemy attacks around
 /// it, an immediate threat when `c` is to move, connected kings).
-fn king_safety<T: Terms>(b: &Board, c: Color, enemy: &AttackMap, to_move: bool, out: &mut T) {
+fn king_safety<T: Terms>(b: &Board, c: Color, enemy: Bitboard, to_move: bool, out: &mut T) {
     let (Some(k), Some(tk)) = (b.king(c), b.king(!c)) else {
         return;
     };
@@ -89,10 +78,10 @@ fn king_safety<T: Terms>(b: &Board, c: Color, enemy: &AttackMap, to_move: bool, 
     let pawns = b.by_role(Role::Pawn);
     out.add(Term::AtomicAdjacentPiece, (zone & ours & !pawns).count() as i32);
     out.add(Term::AtomicAdjacentPawn, (zone & ours & pawns).count() as i32);
-    out.add(Term::AtomicZoneAttack, (zone & enemy.all).count() as i32);
+    out.add(Term::AtomicZoneAttack, (zone & enemy).count() as i32);
     if zone.contains(tk) {
         out.add(Term::AtomicKingsTouch, 1);
-    } else if to_move && blast_targets(b, !c, enemy.all).any() {
+    } else if to_move && blast_targets(b, !c, enemy).any() {
         // Targets next to our king that the enemy may take: we must parry.
         out.add(Term::AtomicKingThreat, 1);
     }
@@ -104,7 +93,7 @@ fn advancement(b: &Board, c: Color) -> i32 {
     pieces.into_iter().map(|sq| common::relative(c, sq).rank().index() as i32 - 3).sum::<i32>()
 }
 
-fn side<T: Terms>(b: &Board, c: Color, ours: &AttackMap, theirs: &AttackMap, to_move: bool, out: &mut T) {
+fn side<T: Terms>(b: &Board, c: Color, ours: Bitboard, theirs: Bitboard, to_move: bool, out: &mut T) {
     common::base_terms_into(b, c, out);
     king_safety(b, c, theirs, to_move, out);
     out.add(Term::AtomicDanger, blast_danger(b, c, ours));
@@ -114,10 +103,10 @@ fn side<T: Terms>(b: &Board, c: Color, ours: &AttackMap, theirs: &AttackMap, to_
 /// Every term of the atomic evaluation, from the side to move's view.
 pub fn terms<T: Terms>(b: &Board, out: &mut T) {
     let us = b.turn();
-    let ours = attack_map(b, us);
-    let theirs = attack_map(b, !us);
-    side(b, us, &ours, &theirs, true, out);
-    side(b, !us, &theirs, &ours, false, &mut Negated(out));
+    let ours = attacked_by(b, us);
+    let theirs = attacked_by(b, !us);
+    side(b, us, ours, theirs, true, out);
+    side(b, !us, theirs, ours, false, &mut Negated(out));
     out.add(Term::Tempo, 1);
 }
 
