@@ -505,30 +505,21 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let original_alpha = alpha;
         let lmp_limit = (LMP_BASE + (depth * depth) as usize) / if improving { 1 } else { 2 };
         while let Some((m, tactical)) = picker.next() {
-            // Moves that threaten to win at once are never pruned.
-            let prunable = calm && best > -MATE_BOUND && (tactical || !V::threatens_king(b, m));
-            let late_quiet = prunable && !pv_node && !tactical;
-            if late_quiet && depth <= LMP_MAX_DEPTH && i >= lmp_limit {
-                i += 1;
-                continue;
-            }
-            if late_quiet
-                && depth <= FUTILITY_MAX_DEPTH
-                && i > 0
-                && eval + FUTILITY_MARGIN * (depth + improving as i32) <= alpha
-            {
-                i += 1;
-                continue;
-            }
-            // Static exchange pruning: moves that lose too much material for
-            // the depth left (atomic: the whole blast) are skipped.
-            if prunable && i > 0 {
-                let see_skip = if tactical {
-                    depth <= SEE_TACTICAL_MAX_DEPTH && V::see(b, m) < -SEE_TACTICAL_MARGIN * depth
-                } else {
-                    depth <= SEE_QUIET_MAX_DEPTH && V::see(b, m) < -SEE_QUIET_MARGIN * depth * depth
-                };
-                if see_skip {
+            // Late move, futility and static exchange pruning; moves that
+            // threaten to win at once are never pruned (tested last: it
+            // costs an attack lookup, and most moves are not candidates).
+            if calm && best > -MATE_BOUND && i > 0 {
+                let late_quiet = !pv_node && !tactical;
+                let skip = (late_quiet && depth <= LMP_MAX_DEPTH && i >= lmp_limit)
+                    || (late_quiet
+                        && depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_MARGIN * (depth + improving as i32) <= alpha)
+                    || if tactical {
+                        depth <= SEE_TACTICAL_MAX_DEPTH && V::see(b, m) < -SEE_TACTICAL_MARGIN * depth
+                    } else {
+                        depth <= SEE_QUIET_MAX_DEPTH && V::see(b, m) < -SEE_QUIET_MARGIN * depth * depth
+                    };
+                if skip && (tactical || !V::threatens_king(b, m)) {
                     i += 1;
                     continue;
                 }
