@@ -132,37 +132,6 @@ fn fit_k(data: &[Sample], w: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
-const NAMES: [&str; TERMS] = [
-    "Pawn",
-    "Knight",
-    "Bishop",
-    "Rook",
-    "Queen",
-    "MobilityKnight",
-    "MobilityBishop",
-    "MobilityRook",
-    "MobilityQueen",
-    "BishopPair",
-    "DoubledPawn",
-    "IsolatedPawn",
-    "Passed2",
-    "Passed3",
-    "Passed4",
-    "Passed5",
-    "Passed6",
-    "Passed7",
-    "RookOpenFile",
-    "Tempo",
-    "AtomicAdjacentPiece",
-    "AtomicAdjacentPawn",
-    "AtomicZoneAttack",
-    "AtomicKingThreat",
-    "AtomicKingsTouch",
-    "AtomicDanger",
-    "AtomicAdvance",
-];
-const _: () = assert!(Term::AtomicAdvance as usize == TERMS - 1);
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut data_path = None;
@@ -223,7 +192,7 @@ fn main() {
     println!("# end: training loss {:.6}, validation loss {:.6}", loss(&train, &w, k), loss(&valid, &w, k));
     println!("pub const ATOMIC_TERMS: Table = [");
     for (i, x) in w.iter().enumerate() {
-        println!("    ({}, {}), // {}", x[0].round() as i32, x[1].round() as i32, NAMES[i]);
+        println!("    ({}, {}), // {:?}", x[0].round() as i32, x[1].round() as i32, Term::ALL[i]);
     }
     println!("];");
 }

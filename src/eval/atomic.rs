@@ -134,6 +134,14 @@ pub fn drawish_scale(b: &Board, strong: Color) -> i32 {
     if bare(b, !strong) && b.pieces(strong, Role::Pawn).is_empty() && !can_mate_bare_king(b, strong) { 1 } else { 8 }
 }
 
+/// The evaluation from the summed terms: tapered by phase, scaled towards
+/// a draw where the side ahead cannot win, kept away from mate scores.
+fn finish(b: &Board, sum: common::Tapered) -> i32 {
+    let s = common::taper(sum, common::phase(b));
+    let strong = if s >= 0 { b.turn() } else { !b.turn() };
+    (s * drawish_scale(b, strong) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT)
+}
+
 /// Whether the side to move's king can be blown up by an enemy capture next
 /// move: an own piece next to it is attacked by an enemy piece whose capture
 /// would not also take the enemy king.
@@ -194,9 +202,7 @@ impl Evaluate for Atomic {
     fn evaluate(b: &Board) -> i32 {
         let mut sum = Weighted::new(&w::ATOMIC_TERMS);
         terms(b, &mut sum);
-        let s = common::taper(sum.sum, common::phase(b));
-        let strong = if s >= 0 { b.turn() } else { !b.turn() };
-        (s * drawish_scale(b, strong) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT)
+        finish(b, sum.sum)
     }
 
     /// Material of the whole blast: enemy pieces removed minus our own.
@@ -307,10 +313,7 @@ mod tests {
             for _ in 0..80 {
                 let mut t = Trace::default();
                 terms(&b, &mut t);
-                let s = common::taper(t.weigh(&w::ATOMIC_TERMS), common::phase(&b));
-                let strong = if s >= 0 { b.turn() } else { !b.turn() };
-                let expected = (s * drawish_scale(&b, strong) / 8).clamp(-w::ATOMIC_EVAL_LIMIT, w::ATOMIC_EVAL_LIMIT);
-                assert_eq!(Atomic::evaluate(&b), expected, "{}", b.fen());
+                assert_eq!(Atomic::evaluate(&b), finish(&b, t.weigh(&w::ATOMIC_TERMS)), "{}", b.fen());
                 checked += 1;
                 let mut list = crate::types::MoveList::new();
                 Atomic::legal_moves(&b, &mut list);

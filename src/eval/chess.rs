@@ -3,6 +3,7 @@
 
 use super::Evaluate;
 use super::common::{self, Tapered};
+use super::terms::weighed;
 use super::weights as w;
 use crate::attacks;
 use crate::board::Board;
@@ -24,7 +25,7 @@ fn king_safety(b: &Board, c: Color) -> i32 {
 }
 
 fn side(b: &Board, c: Color) -> Tapered {
-    let mut t = common::base_terms(b, c, &w::CHESS_TERMS);
+    let mut t = weighed(&w::CHESS_TERMS, |o| common::base_terms_into(b, c, o));
     t += (king_safety(b, c), 0);
     t
 }

@@ -1,7 +1,7 @@
 //! Helpers shared by the chess-like evaluators: piece-square tables (from
 //! simple formulas), material and phase, mobility, pawn structure.
 
-use super::terms::{Table, Term, Terms, Weighted};
+use super::terms::{Term, Terms};
 use super::weights as w;
 use crate::attacks;
 use crate::board::Board;
@@ -68,13 +68,6 @@ pub fn material_pst_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
     }
 }
 
-/// [`material_pst_into`] weighted by `table`.
-pub fn material_pst(b: &Board, c: Color, table: &Table) -> Tapered {
-    let mut w = Weighted::new(table);
-    material_pst_into(b, c, &mut w);
-    w.sum
-}
-
 /// Game phase, 0 (bare kings) to `PHASE_TOTAL` (all pieces).
 pub fn phase(b: &Board) -> i32 {
     Role::ALL.iter().map(|&r| b.by_role(r).count() as i32 * w::PHASE[r.index()]).sum::<i32>().min(w::PHASE_TOTAL)
@@ -112,13 +105,6 @@ pub fn pieces_activity_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
             out.add(Term::RookOpenFile, 1);
         }
     }
-}
-
-/// [`pieces_activity_into`] weighted by `table`.
-pub fn pieces_activity(b: &Board, c: Color, table: &Table) -> Tapered {
-    let mut w = Weighted::new(table);
-    pieces_activity_into(b, c, &mut w);
-    w.sum
 }
 
 /// Doubled, isolated and passed pawns.
@@ -168,13 +154,6 @@ pub fn base_terms_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
     material_pst_into(b, c, out);
     pieces_activity_into(b, c, out);
     pawn_structure_into(b, c, out);
-}
-
-/// [`base_terms_into`] weighted by `table`.
-pub fn base_terms(b: &Board, c: Color, table: &Table) -> Tapered {
-    let mut w = Weighted::new(table);
-    base_terms_into(b, c, &mut w);
-    w.sum
 }
 
 /// The evaluation from the side to move's view: `side(b, us) - side(b, them)`,

@@ -6,6 +6,7 @@
 
 use super::Evaluate;
 use super::common::{self, Tapered};
+use super::terms::weighed;
 use super::weights as w;
 use crate::attacks::{self, king_attacks};
 use crate::board::Board;
@@ -35,9 +36,10 @@ fn king_danger(b: &Board, c: Color) -> i32 {
 }
 
 fn side(b: &Board, c: Color) -> Tapered {
-    let mut t = common::material_pst(b, c, &w::DYNAMO_TERMS);
-    let a = common::pieces_activity(b, c, &w::DYNAMO_TERMS);
-    t += (a.0, a.1);
+    let mut t = weighed(&w::DYNAMO_TERMS, |o| {
+        common::material_pst_into(b, c, o);
+        common::pieces_activity_into(b, c, o);
+    });
     let d = king_danger(b, c);
     t += (d, d);
     t

@@ -56,6 +56,36 @@ pub enum Term {
 pub const TERMS: usize = Term::AtomicAdvance as usize + 1;
 
 impl Term {
+    /// Every term, in index order.
+    pub const ALL: [Term; TERMS] = [
+        Term::Pawn,
+        Term::Knight,
+        Term::Bishop,
+        Term::Rook,
+        Term::Queen,
+        Term::MobilityKnight,
+        Term::MobilityBishop,
+        Term::MobilityRook,
+        Term::MobilityQueen,
+        Term::BishopPair,
+        Term::DoubledPawn,
+        Term::IsolatedPawn,
+        Term::Passed2,
+        Term::Passed3,
+        Term::Passed4,
+        Term::Passed5,
+        Term::Passed6,
+        Term::Passed7,
+        Term::RookOpenFile,
+        Term::Tempo,
+        Term::AtomicAdjacentPiece,
+        Term::AtomicAdjacentPawn,
+        Term::AtomicZoneAttack,
+        Term::AtomicKingThreat,
+        Term::AtomicKingsTouch,
+        Term::AtomicDanger,
+        Term::AtomicAdvance,
+    ];
     /// Material terms by role index (no term for the king).
     pub const MATERIAL: [Term; 5] = [Term::Pawn, Term::Knight, Term::Bishop, Term::Rook, Term::Queen];
     pub const MOBILITY: [Term; 4] =
@@ -104,6 +134,13 @@ impl Terms for Weighted<'_> {
     }
 }
 
+/// The sum of the terms `f` emits, weighted by `table`.
+pub fn weighed(table: &Table, f: impl FnOnce(&mut Weighted)) -> Tapered {
+    let mut w = Weighted::new(table);
+    f(&mut w);
+    w.sum
+}
+
 /// Records how often each term was used: what the tuner reads.
 #[derive(Clone, Debug)]
 pub struct Trace {
@@ -148,5 +185,17 @@ impl<T: Terms> Terms for Negated<'_, T> {
     #[inline(always)]
     fn fixed(&mut self, v: (i32, i32)) {
         self.0.fixed((-v.0, -v.1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_lists_every_term_in_index_order() {
+        for (i, t) in Term::ALL.iter().enumerate() {
+            assert_eq!(t.index(), i);
+        }
     }
 }
