@@ -143,8 +143,31 @@ fn emit(out: &mut String, name: &str, entries: &[Entry]) {
     writeln!(out, "];").unwrap();
 }
 
+/// Tells the crate which commit it is built from (`fission --version`):
+/// `FISSION_GIT_COMMIT` is the short hash of `HEAD` (uncommitted changes are
+/// not noticed), or "unknown" outside a git checkout.
+fn git_commit() {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short=10", "HEAD"]).unwrap_or_else(|| "unknown".to_string());
+    println!("cargo:rustc-env=FISSION_GIT_COMMIT={commit}");
+    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+        println!("cargo:rerun-if-changed={dir}/HEAD");
+        if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            println!("cargo:rerun-if-changed={dir}/{head}");
+        }
+    }
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    git_commit();
     let mut rng = Rng(SEED);
     let mut table = Vec::new();
     let rook = find_magics(&ROOK_DIRS, &mut rng, &mut table);

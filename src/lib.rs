@@ -17,6 +17,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod perft;
+pub mod perft_diff;
 pub mod search;
 pub mod timeman;
 pub mod tournament;

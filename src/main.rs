@@ -1,49 +1,98 @@
-//! The `fission` binary. With no arguments it speaks UCI on stdin/stdout.
-//! Subcommands: `perft`, `bench`.
+//! The `fission` binary. With no subcommand it speaks UCI on stdin/stdout
+//! (GUIs start it bare); the subcommands are tools around the engine.
 
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use fission::perft;
+use fission::perft_diff::{self, DiffConfig, DiffOutcome};
+use fission::tournament::{MatchArgs, MatchConfig};
 use fission::uci::notation::move_to_uci;
 use fission::uci::{self, Output};
 use fission::{Board, Variant, VariantKind, bench, with_variant};
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage:
-  fission                    UCI engine on stdin/stdout
-  fission --greedy           UCI, but playing the 1-ply greedy move (a baseline for strength tests)
-  fission perft --variant NAME --depth N [--fen FEN] [--divide] [--threads N]
-  fission bench [DEPTH]      fixed search of the bench positions (prints Nodes searched, Nodes/second)
-  fission match ...          engine-vs-engine matches (fission match --help)";
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("FISSION_GIT_COMMIT"), ")");
 
-struct PerftArgs {
-    variant: VariantKind,
-    depth: u32,
-    fen: Option<String>,
-    divide: bool,
-    threads: usize,
+/// Fission: a UCI engine for atomic, dynamo, push and standard chess.
+///
+/// Without a subcommand, Fission is a UCI engine on stdin/stdout: start it
+/// from a GUI, or type `uci`.
+#[derive(Parser)]
+#[command(name = "fission", version = VERSION, about, long_about)]
+struct Cli {
+    /// As a UCI engine, play the greedy one-ply move (a baseline for strength tests).
+    #[arg(long)]
+    greedy: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
 }
 
-fn parse_perft_args(args: &[String]) -> Result<PerftArgs, String> {
-    let mut out = PerftArgs { variant: VariantKind::Chess, depth: 1, fen: None, divide: false, threads: 1 };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-        match a.as_str() {
-            "--variant" => out.variant = value("--variant")?.parse()?,
-            "--depth" => out.depth = value("--depth")?.parse().map_err(|e| format!("--depth: {e}"))?,
-            "--fen" => out.fen = Some(value("--fen")?),
-            "--divide" => out.divide = true,
-            "--threads" => {
-                out.threads = value("--threads")?.parse().map_err(|e| format!("--threads: {e}"))?;
-                if out.threads == 0 {
-                    return Err("--threads must be at least 1".into());
-                }
-            }
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-    }
-    Ok(out)
+fn variant_arg(s: &str) -> Result<VariantKind, String> {
+    s.parse()
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the move tree (perft), optionally per root move.
+    Perft {
+        /// Variant: chess, atomic, dynamo or push.
+        #[arg(long, value_name = "NAME", value_parser = variant_arg)]
+        variant: VariantKind,
+        /// Plies to count.
+        #[arg(long, value_name = "N")]
+        depth: u32,
+        /// Position (default: the variant's start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move first (`move: count`).
+        #[arg(long)]
+        divide: bool,
+        /// Threads (the root moves are split among them).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+    },
+    /// Search the bench positions to a fixed depth and print the node count
+    /// (the signature of the search's behaviour) and the speed.
+    Bench {
+        /// Depth of every search (1 to 64; default: the bench's own depth).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+    },
+    /// Play engine-vs-engine matches, refereed by Fission's rules.
+    Match(MatchArgs),
+    /// Compare another engine's `go perft` with Fission's and find the first
+    /// position where their move generators disagree.
+    ///
+    /// Exit code 0 when the counts agree, 1 when they differ, 2 on a usage or
+    /// engine error.
+    PerftDiff {
+        /// Command line of the other engine (split on whitespace).
+        #[arg(long, value_name = "CMD")]
+        engine: String,
+        /// Variant: chess, atomic, dynamo or push.
+        #[arg(long, value_name = "NAME", value_parser = variant_arg)]
+        variant: VariantKind,
+        /// Depth of the comparison; with --suite, the deepest count checked.
+        #[arg(long, value_name = "N", required_unless_present = "suite", value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Root position (default: the variant's start position).
+        #[arg(long, conflicts_with = "suite")]
+        fen: Option<String>,
+        /// Moves played from the root first, in UCI notation, space-separated.
+        #[arg(long, value_name = "\"M1 M2 ...\"", conflicts_with = "suite")]
+        moves: Option<String>,
+        /// Threads for Fission's own counts.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+        /// Seconds one `go perft` of the other engine may take.
+        #[arg(long, value_name = "SECS", default_value_t = 600)]
+        timeout: u64,
+        /// Check the engine against every count of a perft suite
+        /// (e.g. perft-suites/atomic.perft), then walk into each mismatch.
+        #[arg(long, value_name = "FILE")]
+        suite: Option<String>,
+    },
 }
 
 /// Prints a line, ignoring a closed pipe (e.g. `| head`).
@@ -52,19 +101,22 @@ fn say(s: &str) {
     let _ = writeln!(o, "{s}");
 }
 
-fn run_perft<V: Variant>(a: &PerftArgs) -> Result<(), String> {
-    let fen = a.fen.as_deref().unwrap_or(V::start_fen());
-    let b: Board = V::from_fen(fen).map_err(|e| format!("Invalid FEN: {e}"))?;
+fn note(s: &str) {
+    eprintln!("{s}");
+}
+
+fn run_perft<V: Variant>(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> Result<(), String> {
+    let b: Board = V::from_fen(fen.unwrap_or(V::start_fen())).map_err(|e| format!("invalid FEN: {e}"))?;
     let start = Instant::now();
-    let nodes = if a.divide {
-        let counts = perft::divide::<V>(&b, a.depth, a.threads);
+    let nodes = if divide {
+        let counts = perft::divide::<V>(&b, depth, threads);
         for (m, n) in &counts {
             say(&format!("{}: {n}", move_to_uci(*m)));
         }
         say("");
         counts.iter().map(|(_, n)| n).sum()
     } else {
-        perft::perft_threads::<V>(&b, a.depth, a.threads)
+        perft::perft_threads::<V>(&b, depth, threads)
     };
     let secs = start.elapsed().as_secs_f64();
     say(&format!("Nodes searched: {nodes}"));
@@ -73,39 +125,59 @@ fn run_perft<V: Variant>(a: &PerftArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_bench(args: &[String]) -> Result<(), String> {
-    let depth = match args.first() {
-        Some(d) => Some(d.parse::<u32>().ok().filter(|d| (1..=64).contains(d)).ok_or("bench depth must be 1 to 64")?),
-        None => None,
-    };
+fn run_bench(depth: Option<u32>) {
     let r = bench::run(depth, |variant, fen, nodes| say(&format!("{variant:<7} {nodes:>10}  {fen}")));
     say("");
     say(&format!("Positions: {}", r.positions));
     say(&format!("Nodes searched: {}", r.nodes));
     say(&format!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1)));
-    Ok(())
+}
+
+/// A usage error found after parsing: clap's format and exit code 2.
+fn usage_error(msg: &str) -> ! {
+    Cli::command().error(clap::error::ErrorKind::ValueValidation, msg).exit()
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let result = match cli.command {
         None => {
-            uci::run(std::io::stdin().lock(), Output::stdout(), false);
+            uci::run(std::io::stdin().lock(), Output::stdout(), cli.greedy);
             Ok(())
         }
-        Some("--greedy") => {
-            uci::run(std::io::stdin().lock(), Output::stdout(), true);
+        Some(Command::Perft { variant, depth, fen, divide, threads }) => {
+            with_variant!(variant, V => run_perft::<V>(fen.as_deref(), depth, divide, threads as usize))
+        }
+        Some(Command::Bench { depth }) => {
+            run_bench(depth);
             Ok(())
         }
-        Some("perft") => parse_perft_args(&args[1..]).and_then(|a| with_variant!(a.variant, V => run_perft::<V>(&a))),
-        Some("bench") => run_bench(&args[1..]),
-        Some("match") => fission::tournament::MatchConfig::parse(&args[1..])
-            .and_then(|cfg| fission::tournament::run(&cfg, &say).map(|_| ())),
-        Some("-h" | "--help" | "help") => {
-            say(USAGE);
-            Ok(())
+        Some(Command::Match(args)) => {
+            let sub = matches.subcommand_matches("match").expect("the match subcommand was parsed");
+            let cfg = MatchConfig::from_args(args, sub).unwrap_or_else(|e| usage_error(&e));
+            fission::tournament::run(&cfg, &say).map(|_| ())
         }
-        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
+        Some(Command::PerftDiff { engine, variant, depth, fen, moves, threads, timeout, suite }) => {
+            let cfg = DiffConfig {
+                engine,
+                variant,
+                depth,
+                fen,
+                moves: moves.map(|m| m.split_whitespace().map(str::to_string).collect()).unwrap_or_default(),
+                threads: threads as usize,
+                timeout: Duration::from_secs(timeout.max(1)),
+                suite,
+            };
+            return match perft_diff::run(&cfg, &say, &note) {
+                Ok(DiffOutcome::Agree) => ExitCode::SUCCESS,
+                Ok(DiffOutcome::Differ) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("fission perft-diff: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

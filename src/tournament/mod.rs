@@ -5,6 +5,7 @@
 //! games run at once, each worker with its own engine processes (restarted
 //! after a crash). Results stream to the PGN file as games finish.
 
+pub mod config;
 pub mod game;
 pub mod pgn;
 pub mod stats;
@@ -12,116 +13,16 @@ pub mod uci_engine;
 
 use crate::board::Board;
 use crate::types::MoveList;
-use crate::variant::{Variant, VariantKind};
+use crate::variant::Variant;
 use crate::with_variant;
-use game::{GameRecord, TimeControl};
+pub use config::{MatchArgs, MatchConfig};
+use game::GameRecord;
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use uci_engine::{EngineSpec, UciEngine};
-
-/// Everything `fission match` was asked for.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    pub engines: Vec<EngineSpec>,
-    pub variant: VariantKind,
-    /// Games per pairing (rounded up to an even number).
-    pub games: u32,
-    pub tc: TimeControl,
-    pub concurrency: usize,
-    pub openings: Option<String>,
-    /// Random plies from the start position when no opening file is given.
-    pub random_plies: u32,
-    pub seed: u64,
-    pub pgn: Option<String>,
-    pub sprt: Option<Sprt>,
-    /// Play only the first engine against each other (else round robin).
-    pub gauntlet: bool,
-    pub time_margin_ms: u64,
-}
-
-pub const USAGE: &str =
-    "fission match --engine CMD [--engine CMD ...] --variant chess|atomic|dynamo|push --games N --tc 10+0.1
-  [--concurrency K] [--openings FILE | --random-plies N] [--seed S] [--pgn OUT.pgn]
-  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--option NAME=VALUE ...] [--engine-option NAME=VALUE (for the engine just named)]
-  [--gauntlet] [--timemargin MS]";
-
-impl MatchConfig {
-    pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
-        let mut cmds: Vec<String> = Vec::new();
-        let mut options = Vec::new();
-        // Options for one engine only: (engine index, name, value).
-        let mut own_options: Vec<(usize, String, String)> = Vec::new();
-        let mut c = MatchConfig {
-            engines: Vec::new(),
-            variant: VariantKind::Chess,
-            games: 2,
-            tc: TimeControl { base_ms: 10_000, inc_ms: 100 },
-            concurrency: 1,
-            openings: None,
-            random_plies: 8,
-            seed: 1,
-            pgn: None,
-            sprt: None,
-            gauntlet: false,
-            time_margin_ms: game::DEFAULT_TIME_MARGIN_MS,
-        };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-            let num = |v: String, name: &str| v.parse::<u64>().map_err(|_| format!("{name}: bad number '{v}'"));
-            match a.as_str() {
-                "--engine" => cmds.push(value("--engine")?),
-                "--variant" => c.variant = value("--variant")?.parse()?,
-                "--games" => c.games = num(value("--games")?, "--games")?.clamp(1, 1_000_000) as u32,
-                "--tc" => c.tc = TimeControl::parse(&value("--tc")?)?,
-                "--concurrency" => {
-                    c.concurrency = num(value("--concurrency")?, "--concurrency")?.clamp(1, 256) as usize
-                }
-                "--openings" => c.openings = Some(value("--openings")?),
-                "--random-plies" => c.random_plies = num(value("--random-plies")?, "--random-plies")?.min(200) as u32,
-                "--seed" => c.seed = num(value("--seed")?, "--seed")?,
-                "--pgn" => c.pgn = Some(value("--pgn")?),
-                "--sprt" => c.sprt = Some(Sprt::parse(&value("--sprt")?)?),
-                "--gauntlet" => c.gauntlet = true,
-                "--timemargin" => c.time_margin_ms = num(value("--timemargin")?, "--timemargin")?,
-                "--option" => {
-                    let v = value("--option")?;
-                    let (k, val) = v.split_once('=').ok_or(format!("--option: expected NAME=VALUE, got '{v}'"))?;
-                    options.push((k.to_string(), val.to_string()));
-                }
-                "--engine-option" => {
-                    let v = value("--engine-option")?;
-                    let (k, val) =
-                        v.split_once('=').ok_or(format!("--engine-option: expected NAME=VALUE, got '{v}'"))?;
-                    let idx = cmds.len().checked_sub(1).ok_or("--engine-option must follow an --engine")?;
-                    own_options.push((idx, k.to_string(), val.to_string()));
-                }
-                other => return Err(format!("unknown argument '{other}'\nusage: {USAGE}")),
-            }
-        }
-        if cmds.len() < 2 {
-            return Err(format!("at least two --engine are needed\nusage: {USAGE}"));
-        }
-        if c.sprt.is_some() && cmds.len() != 2 {
-            return Err("--sprt needs exactly two engines".into());
-        }
-        c.games += c.games % 2;
-        c.engines = cmds
-            .into_iter()
-            .enumerate()
-            .map(|(i, cmd)| {
-                // Shared options first: an engine's own option of the same name wins.
-                let mut opts = options.clone();
-                opts.extend(own_options.iter().filter(|o| o.0 == i).map(|o| (o.1.clone(), o.2.clone())));
-                EngineSpec { cmd, options: opts }
-            })
-            .collect();
-        Ok(c)
-    }
-}
+use uci_engine::UciEngine;
 
 /// One game to play: which engines, which opening, which colours.
 #[derive(Clone, Debug)]
