@@ -27,7 +27,9 @@ fn run_client(args: &[&str]) -> Option<String> {
 
 #[test]
 fn python_chess_drives_full_games() {
-    run_client(&["--games", "2", "--tc", "2+0.02"]);
+    if let Some(out) = run_client(&["--games", "2", "--tc", "2+0.02", "--chess960", "2"]) {
+        assert!(out.contains("chess960 castling ok"), "{out}");
+    }
 }
 
 /// Many fast games (1 s + 10 ms) in both variants: no flag may fall and no

@@ -3,7 +3,8 @@
 
 mod common;
 
-use fission::{Atomic, Board, Chess, Dynamo, FenError, Push, Variant};
+use fission::board::CastlingMode;
+use fission::{Atomic, Bitboard, Board, Chess, Dynamo, FenError, Push, Square, Variant};
 use proptest::prelude::*;
 
 #[test]
@@ -131,4 +132,64 @@ proptest! {
             for m in moves { let _ = Atomic::play(&b, m); }
         }
     }
+}
+
+#[test]
+fn malformed_castling_fields_are_refused_whatever_the_board() {
+    let with_rooks = "r3k2r/8/8/8/8/8/8/R3K2R";
+    let without = "4k3/8/8/8/8/8/8/4K3";
+    for field in ["KKQQ", "KK", "QK", "kK", "qk", "Kqk", "KQkqK", "HH", "KX", "K-", "KQkq1"] {
+        for board in [with_rooks, without] {
+            let fen = format!("{board} w {field} - 0 1");
+            assert!(
+                matches!(Board::from_fen(&fen), Err(FenError::BadCastling(_)) | Err(FenError::FieldCount(_))),
+                "{fen} accepted"
+            );
+        }
+    }
+    // Two letters for one rook, two rights on one side of the king.
+    assert!(Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1").is_err());
+    assert!(Board::from_fen_mode("4k3/8/8/8/8/8/8/R3K1RR w HG - 0 1", CastlingMode::Chess960).is_err());
+    // Well formed, in any of the usual spellings.
+    for field in ["KQkq", "Kk", "Qq", "HAha", "Ha", "-", "AHah"] {
+        let fen = format!("{with_rooks} w {field} - 0 1");
+        assert!(Board::from_fen(&fen).is_ok(), "{fen} refused");
+    }
+    let b = Board::from_fen(&format!("{with_rooks} w HAha - 0 1")).unwrap();
+    assert_eq!(b.castling_fen(), "KQkq");
+}
+
+#[test]
+fn dynamo_flags_and_records_are_checked_and_named() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0";
+    assert!(Dynamo::from_fen(&format!("{start} ahah -")).is_ok());
+    assert!(Dynamo::from_fen(&format!("{start} iiii -")).is_ok());
+    for flags in ["zzzz", "ahaj", "AHAH", "aha", "ahahh"] {
+        assert_eq!(
+            Dynamo::from_fen(&format!("{start} {flags} -")).err(),
+            Some(FenError::BadCastlingFlags(flags.to_string())),
+            "{flags}"
+        );
+    }
+    let err = Dynamo::from_fen(&format!("{start} ahah wpe4")).unwrap_err();
+    assert_eq!(err, FenError::BadLastTurn("wpe4".into()));
+    assert_eq!(err.to_string(), "invalid last-turn record \"wpe4\"");
+}
+
+#[test]
+fn chess960_castling_fields() {
+    let c960 = |fen: &str| Board::from_fen_mode(fen, CastlingMode::Chess960);
+    // X-FEN: K and Q are the outermost rooks; an inner rook by its file.
+    let b = c960("1r2k1rr/8/8/8/8/8/8/RR2K1R1 w KQkq - 0 1").unwrap();
+    assert_eq!(b.castling(), Bitboard::EMPTY.with(Square::A1).with(Square::G1).with(Square::B8).with(Square::H8));
+    assert_eq!(b.castling_fen(), "KQkq");
+    let b = c960("1r2k1rr/8/8/8/8/8/8/RR2K1R1 w BGgb - 0 1").unwrap();
+    assert_eq!(b.castling_fen(), "KBgq");
+    // Shredder-FEN of a 960 start position, written back as X-FEN.
+    let b = c960("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+    assert_eq!(b.castling_fen(), "KQkq");
+    assert_eq!(Chess::from_fen_mode(&b.fen(), CastlingMode::Chess960).unwrap(), b);
+    // Standard mode keeps only orthodox rights.
+    let b = Board::from_fen("1r2k1rr/8/8/8/8/8/8/RR2K1R1 w KQkq - 0 1").unwrap();
+    assert_eq!(b.castling_fen(), "Qk");
 }

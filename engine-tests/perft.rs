@@ -6,18 +6,22 @@
 mod common;
 
 use common::{SuiteEntry, load_suite, node_budget};
+use fission::board::CastlingMode;
 use fission::perft::{divide, perft};
 use fission::{Atomic, Chess, Dynamo, Push, Variant};
 use rayon::prelude::*;
 
 fn run_suite<V: Variant>(file: &str) {
+    run_suite_mode::<V>(file, CastlingMode::Standard, node_budget());
+}
+
+fn run_suite_mode<V: Variant>(file: &str, mode: CastlingMode, budget: u64) {
     let suite = load_suite(file);
     assert!(!suite.is_empty(), "{file} is empty");
-    let budget = node_budget();
     let failures: Vec<String> = suite
         .par_iter()
         .flat_map_iter(|e: &SuiteEntry| {
-            let b = V::from_fen(&e.fen).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            let b = V::from_fen_mode(&e.fen, mode).unwrap_or_else(|err| panic!("{}: {err}", e.id));
             e.counts
                 .iter()
                 .filter(|&&(_, n)| n <= budget)
@@ -29,6 +33,19 @@ fn run_suite<V: Variant>(file: &str) {
         })
         .collect();
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Chess960: the 960 published positions, to 1M nodes each in a normal run
+/// (the full budget with `FISSION_PERFT_FULL=1`).
+#[test]
+fn chess960_suite() {
+    let budget = if node_budget() == u64::MAX { u64::MAX } else { node_budget().min(1_000_000) };
+    run_suite_mode::<Chess>("chess960.perft", CastlingMode::Chess960, budget);
+}
+
+#[test]
+fn atomic960_suite() {
+    run_suite_mode::<Atomic>("atomic960.perft", CastlingMode::Chess960, node_budget());
 }
 
 #[test]

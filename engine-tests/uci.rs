@@ -383,3 +383,212 @@ fn dynamo_turns_play_through_uci() {
     let lines = e.until("Nodes searched:");
     assert_eq!(lines.last().unwrap(), "Nodes searched: 0");
 }
+
+/// Lines that arrive within `wait` (none is an empty list).
+fn lines_within(e: &Engine, wait: Duration) -> Vec<String> {
+    let mut out = Vec::new();
+    let end = std::time::Instant::now() + wait;
+    while let Some(left) = end.checked_duration_since(std::time::Instant::now()) {
+        match e.lines.recv_timeout(left) {
+            Ok(l) => out.push(l),
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+#[test]
+fn huge_depth_and_mate_limits_mean_no_limit() {
+    let mut e = Engine::start();
+    for go in ["go depth 2147483648", "go depth 4294967295", "go depth 999999999999999999", "go mate 2147483648"] {
+        e.send("position startpos");
+        e.send(go);
+        // Not an instant depth-1 answer: still searching after a moment.
+        let early = lines_within(&e, Duration::from_millis(400));
+        assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{go}: {early:?}");
+        e.send("stop");
+        let (_, lines) = e.bestmove();
+        let all: Vec<&String> = early.iter().chain(lines.iter()).collect();
+        assert!(all.iter().any(|l| l.starts_with("info depth 5 ")), "{go}: {all:?}");
+    }
+}
+
+#[test]
+fn infinite_search_waits_for_stop_whatever_comes_meanwhile() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    for cmd in [
+        "setoption name Hash value 64",
+        "setoption name Threads value 2",
+        "ucinewgame",
+        "setoption name UCI_Variant value atomic",
+        "bench 1",
+        "position startpos moves e2e4",
+        "go perft 1",
+    ] {
+        e.send(cmd);
+    }
+    e.send("isready");
+    let lines = e.until("readyok");
+    let lines2 = lines_within(&e, Duration::from_millis(300));
+    assert!(
+        !lines.iter().chain(lines2.iter()).any(|l| l.starts_with("bestmove") || l.starts_with("Nodes searched")),
+        "answered before stop: {lines:?} {lines2:?}"
+    );
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    // The search was of the chess start position; then the deferred
+    // commands ran in order: atomic, e2e4, and a perft of black's replies.
+    assert_legal::<Chess>(None, &[], &best);
+    e.until("Nodes searched"); // the bench
+    let perft = e.until("Nodes searched");
+    assert!(perft.iter().any(|l| l == "Nodes searched: 20"), "{perft:?}");
+    e.send("d");
+    let shown = e.until("Fen:");
+    assert_eq!(shown.last().unwrap(), "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    // Still atomic: a capture explodes.
+    e.send("position startpos moves e2e4 d7d5 e4d5");
+    e.send("d");
+    let shown = e.until("Fen:");
+    assert_eq!(shown.last().unwrap(), "Fen: rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+}
+
+#[test]
+fn infinite_search_of_a_finished_game_waits_for_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go infinite");
+    e.send("isready");
+    let lines = e.until("readyok");
+    let later = lines_within(&e, Duration::from_millis(300));
+    assert!(!lines.iter().chain(later.iter()).any(|l| l.starts_with("bestmove")), "{lines:?} {later:?}");
+    e.send("stop");
+    assert_eq!(e.bestmove().0, "(none)");
+    // Pondering on a stalemate: released by ponderhit.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = lines_within(&e, Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    e.send("ponderhit");
+    assert_eq!(e.bestmove().0, "(none)");
+    // An ordinary go still answers at once.
+    e.send("go depth 3");
+    assert_eq!(e.bestmove().0, "(none)");
+}
+
+#[test]
+fn many_threads_do_not_overrun_movetime() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 256");
+    e.send("isready");
+    e.until("readyok");
+    e.send("position startpos");
+    let start = std::time::Instant::now();
+    e.send("go movetime 500");
+    let (best, _) = e.bestmove();
+    let took = start.elapsed();
+    assert_legal::<Chess>(None, &[], &best);
+    // Not a speed threshold: before the fix the answer came seconds late,
+    // whenever the 256 threads starved the main one.
+    assert!(took < Duration::from_millis(1500), "bestmove after {took:?}");
+}
+
+#[test]
+fn control_characters_are_escaped_in_echoed_text() {
+    let mut e = Engine::start();
+    e.send_bytes(b"foo\rbar\x00baz\x1b[2J\tq\n");
+    e.send("position fen 8/8/8/8/8/8/8/8\r\x07 w - - 0 1");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines.contains(&r"info string Unknown command: 'foo\rbar\x00baz\x1b[2J\tq'".to_string()), "{lines:?}");
+    for l in &lines {
+        assert!(!l.chars().any(|c| c.is_control()), "raw control character in {l:?}");
+    }
+}
+
+#[test]
+fn a_huge_hash_is_ready_without_delay_and_still_works() {
+    let mut e = Engine::start();
+    e.send("setoption name Hash value 1024");
+    e.send("ucinewgame");
+    e.send("setoption name Clear Hash");
+    e.send("isready");
+    e.until("readyok");
+    e.send("position startpos");
+    e.send("go depth 8");
+    let (best, _) = e.bestmove();
+    assert_legal::<Chess>(None, &[], &best);
+}
+
+#[test]
+fn a_game_resent_move_by_move_gives_the_same_positions() {
+    let mut e = Engine::start();
+    let fen_of = |e: &mut Engine, cmd: &str| {
+        e.send(cmd);
+        e.send("d");
+        e.until("Fen:").last().unwrap().clone()
+    };
+    assert_eq!(
+        fen_of(&mut e, "position startpos moves e2e4 e7e5"),
+        "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert_eq!(
+        fen_of(&mut e, "position startpos moves e2e4 e7e5 g1f3"),
+        "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
+    // A different game, a shorter one, an illegal continuation (refused, state kept).
+    assert_eq!(
+        fen_of(&mut e, "position startpos moves d2d4"),
+        "Fen: rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(fen_of(&mut e, "position startpos"), "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    e.send("position startpos moves e2e4 e7e5 e1e3");
+    assert_eq!(fen_of(&mut e, "isready"), "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    // Knights out and back, one move per command: counters run on.
+    let mut moves = String::from("position startpos moves");
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        moves.push(' ');
+        moves.push_str(m);
+        e.send(&moves);
+    }
+    assert_eq!(fen_of(&mut e, "isready"), "Fen: rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4");
+}
+
+#[test]
+fn chess960_castling_over_uci() {
+    let mut e = Engine::start();
+    let handshake = {
+        e.send("uci");
+        e.until("uciok")
+    };
+    assert!(handshake.contains(&"option name UCI_Chess960 type check default false".to_string()));
+    let fen = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1";
+    let divide = |e: &mut Engine| {
+        e.send("go perft 1");
+        e.until("Nodes searched")
+    };
+    // Off: these rights are not orthodox, so they are dropped.
+    e.send(&format!("position fen {fen}"));
+    assert!(!divide(&mut e).iter().any(|l| l.starts_with("f1b1") || l.starts_with("f1g1")));
+    for variant in ["chess", "atomic"] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("setoption name UCI_Chess960 value true");
+        e.send(&format!("position fen {fen}"));
+        let lines = divide(&mut e);
+        // Castling is king takes own rook; f1g1 is castling (the rook stands on g1).
+        assert!(lines.contains(&"f1b1: 1".to_string()) && lines.contains(&"f1g1: 1".to_string()), "{lines:?}");
+        e.send(&format!("position fen {fen} moves f1b1"));
+        e.send("d");
+        assert_eq!(e.until("Fen:").last().unwrap(), "Fen: 1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/2KR2R1 b kq - 1 1");
+        e.send(&format!("position fen {fen} moves f1g1 f8g8"));
+        e.send("d");
+        assert_eq!(e.until("Fen:").last().unwrap(), "Fen: 1r3rk1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2");
+        // The search answers in the same notation.
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3 searchmoves f1b1");
+        assert_eq!(e.bestmove().0, "f1b1");
+        e.send("setoption name UCI_Chess960 value false");
+    }
+}

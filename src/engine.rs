@@ -2,7 +2,7 @@
 //! the transposition table, and the search thread. It never prints: results
 //! go through the callbacks the UCI layer passes in.
 
-use crate::board::{Board, FenError};
+use crate::board::{Board, CastlingMode, FenError};
 use crate::eval::Evaluate;
 use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
 use crate::tt::TranspositionTable;
@@ -36,6 +36,8 @@ pub type BestMoveCallback = Box<dyn FnOnce(&SearchResult) + Send>;
 struct Running {
     control: Arc<Control>,
     handle: JoinHandle<()>,
+    /// `go infinite`: only `stop` ends it.
+    infinite: bool,
 }
 
 pub struct Engine {
@@ -47,6 +49,13 @@ pub struct Engine {
     hash_mb: usize,
     pub options: SearchOptions,
     running: Option<Running>,
+    /// The FEN and moves of the last `position` that was set, so that the
+    /// next one, the same game a move or two on, only plays the new moves
+    /// (GUIs resend the whole game every move; in dynamo each move looked
+    /// up costs a full move generation).
+    last_position: Option<(Option<String>, Vec<String>)>,
+    /// `UCI_Chess960`.
+    chess960: bool,
 }
 
 impl Default for Engine {
@@ -69,11 +78,26 @@ impl Engine {
             hash_mb: DEFAULT_HASH_MB,
             options: SearchOptions::default(),
             running: None,
+            last_position: None,
+            chess960: false,
         }
     }
 
     pub fn variant(&self) -> VariantKind {
         self.variant
+    }
+
+    /// `UCI_Chess960`: castling in later positions is Chess960's (in the
+    /// variants that have it, chess and atomic).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+        self.last_position = None;
+    }
+
+    /// How castling is read and written in the current variant.
+    pub fn castling_mode(&self) -> CastlingMode {
+        let has_960 = with_variant!(self.variant, V => V::CHESS960);
+        if self.chess960 && has_960 { CastlingMode::Chess960 } else { CastlingMode::Standard }
     }
 
     pub fn board(&self) -> &Board {
@@ -83,6 +107,7 @@ impl Engine {
     /// Switches variant; the position becomes that variant's start position.
     pub fn set_variant(&mut self, v: VariantKind) {
         self.variant = v;
+        self.last_position = None;
         let _ = self.set_position(None, &[]);
     }
 
@@ -93,15 +118,28 @@ impl Engine {
     }
 
     fn set_position_v<V: Variant>(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
-        let mut b = V::from_fen(fen.unwrap_or(V::start_fen())).map_err(PositionError::InvalidFen)?;
-        let mut history = vec![b.key()];
-        for text in moves {
-            let m = notation::parse_move::<V>(&b, text).ok_or_else(|| PositionError::IllegalMove(text.clone()))?;
+        let mode = self.castling_mode();
+        let (mut b, mut history, done) = match &self.last_position {
+            Some((last_fen, last_moves))
+                if last_fen.as_deref() == fen && moves.len() >= last_moves.len() && moves.starts_with(last_moves) =>
+            {
+                (self.board.clone(), self.history.clone(), last_moves.len())
+            }
+            _ => {
+                let b = V::from_fen_mode(fen.unwrap_or(V::start_fen()), mode).map_err(PositionError::InvalidFen)?;
+                let key = b.key();
+                (b, vec![key], 0)
+            }
+        };
+        for text in &moves[done..] {
+            let m = notation::parse_move_mode::<V>(&b, text, mode)
+                .ok_or_else(|| PositionError::IllegalMove(text.clone()))?;
             b = V::play(&b, m);
             history.push(b.key());
         }
         self.board = b;
         self.history = history;
+        self.last_position = Some((fen.map(str::to_string), moves.to_vec()));
         Ok(())
     }
 
@@ -116,15 +154,31 @@ impl Engine {
         Ok(())
     }
 
+    /// Empties the hash table by replacing it with a fresh one of the same
+    /// size: the old memory goes back first, and the new zeroed pages cost
+    /// nothing until used, so this is instant at any size (writing zeros
+    /// over 4 GB took seconds).
     pub fn clear_hash(&mut self) {
         self.wait();
-        self.tt.clear();
+        self.tt = Arc::new(TranspositionTable::new_small());
+        match TranspositionTable::try_new(self.hash_mb) {
+            Ok(tt) => self.tt = Arc::new(tt),
+            // Only if memory vanished meanwhile: keep the small table, and say its size.
+            Err(_) => self.hash_mb = self.tt.megabytes(),
+        }
     }
 
     /// A new game: stops any search and forgets what was learned.
     pub fn new_game(&mut self) {
         self.stop();
-        self.tt.clear();
+        self.clear_hash();
+    }
+
+    /// The legal move of the current position written `text` (in the
+    /// current castling mode).
+    pub fn parse_move(&self, text: &str) -> Option<Move> {
+        let mode = self.castling_mode();
+        with_variant!(self.variant, V => notation::parse_move_mode::<V>(&self.board, text, mode))
     }
 
     /// The legal moves of the current position.
@@ -154,18 +208,26 @@ impl Engine {
         // Shared so that the callback can still fire if no thread can start.
         let done = Arc::new(std::sync::Mutex::new(Some(done)));
         let done_in_thread = Arc::clone(&done);
+        let infinite = limits.infinite;
         let spawn = std::thread::Builder::new().stack_size(search::params::THREAD_STACK).spawn(move || {
-            let result = with_variant!(variant, V => search::think::<V>(&board, &history, &limits, &opts, &tt, &ctl, &*reporter));
+            // The callback fires once: early (the search overran its time,
+            // see `think_with_early_answer`) or when the search is done.
+            let answer = |r: &SearchResult| {
+                if let Some(f) = done_in_thread.lock().ok().and_then(|mut d| d.take()) {
+                    f(r);
+                }
+            };
+            let result = with_variant!(variant, V => search::think_with_early_answer::<V>(
+                &board, &history, &limits, &opts, &tt, &ctl, &*reporter, Some(&answer)
+            ));
             // Under `infinite` or `ponder` the best move waits for the GUI.
             while (limits.infinite || ctl.pondering()) && !ctl.stopped() {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            if let Some(f) = done_in_thread.lock().ok().and_then(|mut d| d.take()) {
-                f(&result);
-            }
+            answer(&result);
         });
         match spawn {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(handle) => self.running = Some(Running { control, handle, infinite }),
             Err(_) => {
                 // No thread could be started: answer at once with a legal move.
                 let best = self.legal_moves().first().copied();
@@ -175,6 +237,14 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Whether a search is running that only the GUI may end: `go infinite`
+    /// before `stop`, `go ponder` before `stop` or `ponderhit`.
+    pub fn awaiting_gui(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished() && !r.control.stopped() && (r.infinite || r.control.pondering()))
     }
 
     /// Asks the running search to stop (its callback still fires).

@@ -28,6 +28,8 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 const HARD_MAX_PERCENT: u64 = 70;
 /// How many times the soft limit the hard limit may be.
 const HARD_FACTOR: u64 = 4;
+/// The soft limit is at most this fraction of the time left (see `budget`).
+const LOW_CLOCK_SHARE: u64 = 8;
 
 pub fn budget(clock: &Clock, us: Color, move_overhead: u64) -> Budget {
     if let Some(mt) = clock.movetime {
@@ -48,7 +50,11 @@ pub fn budget(clock: &Clock, us: Color, move_overhead: u64) -> Budget {
     // With one move to go the whole (remaining minus overhead) time may be used,
     // except a safety share; otherwise keep the hard cap well below the clock.
     let hard_cap = if mtg == 1 { avail * 90 / 100 } else { avail * HARD_MAX_PERCENT / 100 };
-    let base = avail / mtg + inc * 3 / 4;
+    // On a low clock the increment is not spent in full (`avail / LOW_CLOCK_SHARE`
+    // caps the target): the clock settles at several moves' worth of
+    // increment instead of a few milliseconds, a reserve against a slow
+    // iteration or a machine that is busy elsewhere.
+    let base = (avail / mtg + inc * 3 / 4).min(if mtg == 1 { avail } else { avail / LOW_CLOCK_SHARE });
     let hard = (base * HARD_FACTOR).min(hard_cap).max(1);
     let soft = base.min(hard).max(1);
     Budget { soft: Some(soft), hard: Some(hard) }
@@ -70,6 +76,22 @@ mod tests {
                     assert!(hard <= (time.max(0) as u64).saturating_sub(10).max(1), "{c:?} {b:?}");
                 }
             }
+        }
+    }
+
+    /// Playing on the increment alone, the clock settles where a move
+    /// costs the increment: that must leave a reserve of several increments.
+    #[test]
+    fn a_low_clock_keeps_a_reserve() {
+        for inc in [10i64, 30, 100] {
+            let mut time = 1000i64;
+            for _ in 0..500 {
+                let c = Clock { wtime: Some(time), winc: Some(inc), ..Clock::default() };
+                // A move takes a little more than the soft limit.
+                let spent = budget(&c, Color::White, 10).soft.unwrap() as i64 * 5 / 4;
+                time = time - spent + inc;
+            }
+            assert!(time >= 5 * inc, "inc {inc}: the clock settles at {time} ms");
         }
     }
 

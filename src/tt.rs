@@ -82,9 +82,7 @@ impl TranspositionTable {
             return Err(format!("cannot allocate a {mb} MB hash table: only {} MB of memory available", avail >> 20));
         }
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(buckets * BUCKET).map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let slots = zeroed_slots(buckets * BUCKET).ok_or(format!("cannot allocate a {mb} MB hash table"))?;
         Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0) })
     }
 
@@ -94,6 +92,11 @@ impl TranspositionTable {
         let mut slots = Vec::new();
         slots.resize_with(buckets * BUCKET, Slot::default);
         TranspositionTable { slots, buckets, age: AtomicU8::new(0) }
+    }
+
+    /// Size in megabytes (as the `Hash` option gives it).
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     pub fn clear(&self) {
@@ -201,6 +204,27 @@ impl TranspositionTable {
 }
 
 /// Free memory as the kernel reports it (`MemAvailable`), where it does.
+/// `n` empty slots in freshly zeroed memory. The allocator takes large
+/// zeroed blocks straight from the kernel, whose pages are zero until first
+/// written: a table of gigabytes is ready at once, and its pages are faulted
+/// in as the search reaches them (no thread spends seconds filling it).
+fn zeroed_slots(n: usize) -> Option<Vec<Slot>> {
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<Slot>(n).ok()?;
+    // SAFETY: the layout has a non-zero size (n > 0 slots of 16 bytes).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of
+    // `[Slot; n]`, which is the layout `Vec<Slot>` with capacity `n` frees
+    // with; all-zero bytes are a valid `Slot` (two `AtomicU64`, which have
+    // the in-memory representation of `u64`), so all `n` are initialised.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
 fn available_memory_bytes() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;

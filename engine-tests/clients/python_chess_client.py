@@ -3,9 +3,10 @@
 lichess-bot would: full games of atomic and chess at short time controls
 (every move checked by python-chess), and a MultiPV 3 analysis.
 
-Usage: python_chess_client.py [PATH_TO_FISSION] [--games N] [--tc BASE+INC] [--fast]
+Usage: python_chess_client.py [PATH_TO_FISSION] [--games N] [--tc BASE+INC] [--fast] [--chess960 N]
 The binary defaults to $FISSION_BIN. `--fast` only plays the games (no
 analysis checks): the time-forfeit test runs many 1 s + 10 ms games this way.
+`--chess960 N` also plays N Chess960 games in chess and in atomic.
 Exits non-zero on any failure: an illegal move or a fallen flag.
 """
 import os
@@ -54,13 +55,37 @@ def analyse_multipv(engine, board):
     assert len(firsts) == 3, "MultiPV lines must start with different moves"
 
 
+def chess960_games(engine, games, base_ms, inc_ms):
+    """Chess960 games in chess and atomic from numbered start positions
+    (python-chess sets UCI_Chess960 and writes castling as king takes
+    rook), then castling forced through `searchmoves` in both variants."""
+    flags = 0
+    for i in range(games):
+        n = (i * 397 + 11) % 960
+        for make in (chess.Board, chess.variant.AtomicBoard):
+            board = make.from_chess960_pos(n)
+            res, plies, flagged = play_game(engine, board, base_ms=base_ms, inc_ms=inc_ms)
+            flags += flagged
+            print(f"{board.uci_variant} 960 #{n} game: {res} in {plies} plies" + (" (FLAG)" if flagged else ""))
+    assert flags == 0, f"{flags} chess960 games lost on time"
+    # King on f1, rooks on b1 and g1: both castlings, on request.
+    for make in (chess.Board, chess.variant.AtomicBoard):
+        board = make("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1", chess960=True)
+        for uci in ("f1b1", "f1g1"):
+            move = chess.Move.from_uci(uci)
+            assert board.is_castling(move), uci
+            result = engine.play(board, chess.engine.Limit(depth=3), root_moves=[move])
+            assert result.move == move, f"{board.uci_variant}: asked for {uci}, got {result.move}"
+    print("chess960 castling ok")
+
+
 def main():
     argv = sys.argv[1:]
     opts = {}
     rest = []
     i = 0
     while i < len(argv):
-        if argv[i] in ("--games", "--tc"):
+        if argv[i] in ("--games", "--tc", "--chess960"):
             opts[argv[i]] = argv[i + 1]
             i += 2
         elif argv[i] == "--fast":
@@ -100,6 +125,8 @@ def main():
                 print(f"{board.uci_variant} game {i + 1}: {res} in {plies} plies" + (" (FLAG)" if flagged else ""))
         print(f"{total} games, {plies_total} moves, {flags} lost on time")
         assert flags == 0, f"{flags} of {total} games lost on time"
+        if "--chess960" in opts:
+            chess960_games(engine, int(opts["--chess960"]), base_ms, inc_ms)
         if not opts.get("--fast"):
             for board in (chess.variant.AtomicBoard(), chess.Board()):
                 analyse_multipv(engine, board)

@@ -23,6 +23,10 @@ pub enum FenError {
     BadPiece(char),
     BadTurn(String),
     BadCastling(String),
+    /// Dynamo: the castling-flags field (four letters `a`-`h`, or `i` for none).
+    BadCastlingFlags(String),
+    /// Dynamo: the record of the last turn.
+    BadLastTurn(String),
     BadEnPassant(String),
     BadClock(String),
     /// A pawn on the first or last rank.
@@ -47,6 +51,10 @@ impl fmt::Display for FenError {
             FenError::BadPiece(c) => write!(f, "unexpected character {c:?} in the board"),
             FenError::BadTurn(s) => write!(f, "side to move must be 'w' or 'b', not {s:?}"),
             FenError::BadCastling(s) => write!(f, "invalid castling field {s:?}"),
+            FenError::BadCastlingFlags(s) => {
+                write!(f, "invalid castling flags {s:?} (four letters a-h, or i for none)")
+            }
+            FenError::BadLastTurn(s) => write!(f, "invalid last-turn record {s:?}"),
             FenError::BadEnPassant(s) => write!(f, "invalid en-passant square {s:?}"),
             FenError::BadClock(s) => write!(f, "invalid move counter {s:?}"),
             FenError::PawnOnBackRank(sq) => write!(f, "pawn on back rank at {sq}"),
@@ -67,12 +75,90 @@ fn parse_counter(s: &str) -> Result<u32, FenError> {
     s.parse().map_err(|_| FenError::BadClock(s.to_string()))
 }
 
+/// Which castlings exist, and how the castling field and castling moves
+/// are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CastlingMode {
+    /// Orthodox castling: king on e1/e8, rooks in the corners, `KQkq`,
+    /// castling written as the king's two-square move (`e1g1`).
+    #[default]
+    Standard,
+    /// Chess960 (Fischer random): king and rooks anywhere on the back rank,
+    /// king between the rooks; X-FEN or Shredder-FEN castling fields; castling
+    /// written as king takes own rook (`e1h1`).
+    Chess960,
+}
+
+/// Reads a castling field: `KQkq` letters (the outermost rook on that side
+/// of the king, as X-FEN means them) and rook files `A`-`H`/`a`-`h`
+/// (Shredder-FEN, or X-FEN for an inner rook). Malformed fields are refused
+/// whatever the board: a letter repeated, `Q` before `K`, black letters
+/// before white ones, two rights on one rook or on one side of the king.
+/// Well-formed rights without their king and rook on the back rank (and,
+/// in standard mode, on their orthodox squares) are dropped.
+fn parse_castling(b: &Board, field: &str, mode: CastlingMode) -> Result<Bitboard, FenError> {
+    let bad = || FenError::BadCastling(field.to_string());
+    if field == "-" {
+        return Ok(Bitboard::EMPTY);
+    }
+    let valid = |c: char| matches!(c, 'K' | 'Q' | 'k' | 'q' | 'A'..='H' | 'a'..='h');
+    if field.is_empty() || !field.chars().all(valid) {
+        return Err(bad());
+    }
+    let chars: Vec<char> = field.chars().collect();
+    let first_black = chars.iter().position(|c| c.is_ascii_lowercase()).unwrap_or(chars.len());
+    if chars[first_black..].iter().any(|c| c.is_ascii_uppercase()) {
+        return Err(bad());
+    }
+    for (i, c) in chars.iter().enumerate() {
+        if chars[..i].contains(c) {
+            return Err(bad());
+        }
+        let queen_side = if c.is_ascii_uppercase() { 'Q' } else { 'q' };
+        let king_side = if c.is_ascii_uppercase() { 'K' } else { 'k' };
+        if *c == king_side && chars[..i].contains(&queen_side) {
+            return Err(bad());
+        }
+    }
+    let mut rights = Bitboard::EMPTY;
+    for c in chars {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let back_rank = color.fold(Rank::FIRST, Rank::EIGHTH);
+        let back = Bitboard::rank(back_rank);
+        let rooks = b.pieces(color, Role::Rook) & back;
+        let Some(king) = (b.pieces(color, Role::King) & back).first() else { continue };
+        let rook = match c.to_ascii_uppercase() {
+            'K' => rooks.into_iter().filter(|r| r.file() > king.file()).last(),
+            'Q' => rooks.into_iter().find(|r| r.file() < king.file()),
+            file => Some(Square::from_coords(File::new(file as u8 - b'A'), back_rank)).filter(|r| rooks.contains(*r)),
+        };
+        let Some(rook) = rook else { continue };
+        if rights.contains(rook) {
+            return Err(bad());
+        }
+        let same_side = (rights & back).into_iter().any(|r| (r.file() > king.file()) == (rook.file() > king.file()));
+        if same_side {
+            return Err(bad());
+        }
+        let orthodox = king.file() == File::E && (rook.file() == File::A || rook.file() == File::H);
+        if mode == CastlingMode::Chess960 || orthodox {
+            rights = rights.with(rook);
+        }
+    }
+    Ok(rights)
+}
+
 impl Board {
     /// Parses a FEN. Castling rights whose king or rook is not on its home
     /// square are dropped; an en-passant square that no pawn can capture on is
     /// dropped (as Stockfish does), so that equal positions get equal keys.
     pub fn from_fen(fen: &str) -> Result<Board, FenError> {
-        let b = Board::from_fen_relaxed(fen)?;
+        Board::from_fen_mode(fen, CastlingMode::Standard)
+    }
+
+    /// As [`Board::from_fen`], with castling read and written in `mode`.
+    pub fn from_fen_mode(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
+        let b = Board::from_fen_relaxed_mode(fen, mode)?;
         b.check_material()?;
         Ok(b)
     }
@@ -80,6 +166,10 @@ impl Board {
     /// As [`Board::from_fen`], but pawns may stand on the back ranks (Dynamo
     /// pushes pawns back to their first rank).
     pub fn from_fen_relaxed(fen: &str) -> Result<Board, FenError> {
+        Board::from_fen_relaxed_mode(fen, CastlingMode::Standard)
+    }
+
+    fn from_fen_relaxed_mode(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
@@ -122,29 +212,9 @@ impl Board {
             s => return Err(FenError::BadTurn(s.to_string())),
         };
 
-        // Castling: standard KQkq letters.
-        let mut rights = Bitboard::EMPTY;
-        if fields[2] != "-" {
-            for c in fields[2].chars() {
-                let (color, rook) = match c {
-                    'K' => (Color::White, Square::H1),
-                    'Q' => (Color::White, Square::A1),
-                    'k' => (Color::Black, Square::H8),
-                    'q' => (Color::Black, Square::A8),
-                    _ => return Err(FenError::BadCastling(fields[2].to_string())),
-                };
-                if rights.contains(rook) {
-                    return Err(FenError::BadCastling(fields[2].to_string()));
-                }
-                let king_home = color.fold(Square::E1, Square::E8);
-                if b.piece_at(king_home) == Some(Piece::new(color, Role::King))
-                    && b.piece_at(rook) == Some(Piece::new(color, Role::Rook))
-                {
-                    rights = rights.with(rook);
-                }
-            }
-        }
+        let rights = parse_castling(&b, fields[2], mode)?;
         b.castling = rights;
+        b.chess960 = mode == CastlingMode::Chess960;
 
         if fields[3] != "-" {
             let sq = Square::parse(fields[3]).ok_or_else(|| FenError::BadEnPassant(fields[3].to_string()))?;
@@ -219,12 +289,26 @@ impl Board {
         s
     }
 
-    /// The castling field of the FEN.
+    /// The castling field of the FEN: `KQkq` letters; in Chess960 mode
+    /// (X-FEN) a right whose rook is not the outermost on its side of the
+    /// king is written as the rook's file (`HFhf` style) instead.
     pub fn castling_fen(&self) -> String {
         let mut s = String::new();
-        for (sq, c) in [(Square::H1, 'K'), (Square::A1, 'Q'), (Square::H8, 'k'), (Square::A8, 'q')] {
-            if self.castling.contains(sq) {
-                s.push(c);
+        for c in Color::ALL {
+            let back = Bitboard::rank(c.fold(Rank::FIRST, Rank::EIGHTH));
+            let rooks = self.pieces(c, Role::Rook) & back;
+            let Some(king) = (self.pieces(c, Role::King) & back).first() else { continue };
+            let mut rights: Vec<Square> = (self.castling & back).into_iter().collect();
+            rights.sort_by_key(|sq| std::cmp::Reverse(sq.file().index()));
+            for rook in rights {
+                let king_side = rook.file() > king.file();
+                let outermost = if king_side { rooks.into_iter().last() } else { rooks.first() };
+                let letter = if !self.chess960 || outermost == Some(rook) {
+                    if king_side { 'K' } else { 'Q' }
+                } else {
+                    (b'A' + rook.file().index() as u8) as char
+                };
+                s.push(if c.is_white() { letter } else { letter.to_ascii_lowercase() });
             }
         }
         if s.is_empty() {

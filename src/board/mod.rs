@@ -7,7 +7,7 @@
 mod fen;
 pub mod zobrist;
 
-pub use fen::FenError;
+pub use fen::{CastlingMode, FenError};
 
 use crate::attacks;
 use crate::types::{Bitboard, ByColor, Color, Piece, Role, Square};
@@ -21,8 +21,12 @@ pub struct Board {
     colors: ByColor<Bitboard>,
     mailbox: [u8; 64],
     turn: Color,
-    /// Squares of rooks that still carry a castling right (Chess960-ready).
+    /// Squares of rooks that still carry a castling right (any back-rank
+    /// rook in Chess960).
     castling: Bitboard,
+    /// Read from a Chess960 FEN: the castling field is written in X-FEN.
+    /// Not part of the position (not hashed).
+    chess960: bool,
     /// Set only when an en-passant capture is pseudo-legal for the side to move.
     ep_square: Option<Square>,
     halfmoves: u32,
@@ -43,6 +47,7 @@ impl Board {
             mailbox: [EMPTY; 64],
             turn: Color::White,
             castling: Bitboard::EMPTY,
+            chess960: false,
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,

@@ -17,8 +17,10 @@ use crate::eval::Evaluate;
 use crate::timeman::{self, Budget, Clock};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 use worker::Worker;
 
 /// What to search for and how long.
@@ -175,12 +177,17 @@ pub struct SearchResult {
 }
 
 /// Per-thread results gathered after the threads stop.
+#[derive(Clone, Debug)]
 struct ThreadResult {
     best: Option<Move>,
     ponder: Option<Move>,
     score: i32,
     depth: u32,
 }
+
+/// How late (ms past the hard limit) the main search thread may be before
+/// the waiting thread answers for it (see [`think_with_early_answer`]).
+const EARLY_ANSWER_GRACE_MS: u64 = 1;
 
 /// Searches `root` (whose game history, oldest first and ending with the
 /// root's own key, is `history`) with lazy SMP on `opts.threads` threads.
@@ -193,6 +200,27 @@ pub fn think<V: Evaluate>(
     control: &Control,
     reporter: &dyn Reporter,
 ) -> SearchResult {
+    think_with_early_answer::<V>(root, history, limits, opts, tt, control, reporter, None)
+}
+
+/// As [`think`], and under a time limit `early` gets the result as soon as
+/// the hard limit has passed, even when the search threads have no CPU to
+/// notice it (more threads than cores): the calling thread sleeps beside
+/// the search and, if the main search thread has not finished
+/// `EARLY_ANSWER_GRACE_MS` after the hard limit, stops the search and hands
+/// `early` the main thread's last completed iteration. The threads are then
+/// joined before this returns. `early` is called at most once.
+#[allow(clippy::too_many_arguments)]
+pub fn think_with_early_answer<V: Evaluate>(
+    root: &Board,
+    history: &[u64],
+    limits: &Limits,
+    opts: &SearchOptions,
+    tt: &TranspositionTable,
+    control: &Control,
+    reporter: &dyn Reporter,
+    early: Option<&(dyn Fn(&SearchResult) + Sync)>,
+) -> SearchResult {
     if opts.greedy {
         return greedy::<V>(root);
     }
@@ -204,28 +232,76 @@ pub fn think<V: Evaluate>(
     };
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let shared = worker::Shared { tt, control, limits, budget, counters: &counters, multipv: opts.multipv.max(1) };
+    let shared = worker::Shared {
+        tt,
+        control,
+        limits,
+        budget,
+        counters: &counters,
+        multipv: opts.multipv.max(1),
+        published: Mutex::new(None),
+    };
+    let total_nodes = || counters.iter().map(|c| c.load(Ordering::Relaxed)).sum::<u64>();
+    let as_result = |r: &ThreadResult, nodes: u64| SearchResult {
+        best: r.best,
+        ponder: r.ponder,
+        score: r.score,
+        depth: r.depth,
+        nodes,
+    };
 
     let results: Vec<ThreadResult> = std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads)
-            .filter_map(|id| {
-                let shared = &shared;
-                std::thread::Builder::new()
-                    .stack_size(params::THREAD_STACK)
-                    .spawn_scoped(s, move || Worker::<V>::new(id, shared, root, history).run(&Silent))
-                    .ok()
+        let shared = &shared;
+        let (finished, main_done) = mpsc::channel::<()>();
+        let main_search = move || {
+            let r = Worker::<V>::new(0, shared, root, history).run(reporter);
+            // The main thread decides when to stop: tell the helpers.
+            control.stop();
+            let _ = finished.send(());
+            r
+        };
+        // The main thread starts first: starting the helpers must not eat its time.
+        let main = std::thread::Builder::new().stack_size(params::THREAD_STACK).spawn_scoped(s, main_search);
+        let main = match main {
+            Ok(handle) => handle,
+            // No thread to be had: search on this one, without helpers.
+            Err(_) => return vec![Worker::<V>::new(0, shared, root, history).run(reporter)],
+        };
+        // Helpers are started (and later joined) by a thread of their own,
+        // so that this one is free to watch the clock from the start.
+        let helpers = s.spawn(move || {
+            std::thread::scope(|hs| {
+                let handles: Vec<_> = (1..threads)
+                    .take_while(|_| !control.stopped())
+                    .filter_map(|id| {
+                        std::thread::Builder::new()
+                            .stack_size(params::THREAD_STACK)
+                            .spawn_scoped(hs, move || Worker::<V>::new(id, shared, root, history).run(&Silent))
+                            .ok()
+                    })
+                    .collect();
+                handles.into_iter().filter_map(|h| h.join().ok()).collect::<Vec<_>>()
             })
-            .collect();
-        let main = Worker::<V>::new(0, &shared, root, history).run(reporter);
-        // The main thread decides when to stop: tell the helpers.
-        control.stop();
+        });
+        if let (Some(early), Some(hard)) = (early, budget.hard) {
+            while let Err(RecvTimeoutError::Timeout) = main_done.recv_timeout(Duration::from_millis(2)) {
+                if !control.pondering() && control.clock_ms() >= hard + EARLY_ANSWER_GRACE_MS {
+                    control.stop();
+                    let published = shared.published.lock().ok().and_then(|p| p.clone());
+                    if let Some(r) = published {
+                        early(&as_result(&r, total_nodes()));
+                    }
+                    break;
+                }
+            }
+        }
+        let main = main.join().unwrap_or(ThreadResult { best: None, ponder: None, score: 0, depth: 0 });
         let mut all = vec![main];
-        all.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        all.extend(helpers.join().unwrap_or_default());
         all
     });
-    let nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
     let best = vote(&results);
-    SearchResult { best: best.best, ponder: best.ponder, score: best.score, depth: best.depth, nodes }
+    as_result(best, total_nodes())
 }
 
 /// Picks the thread whose best move has the most votes, each thread voting

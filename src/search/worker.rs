@@ -14,6 +14,7 @@ use crate::tt::{Bound, TranspositionTable, TtEntry};
 use crate::types::{Move, MoveList};
 use crate::variant::Outcome;
 use std::marker::PhantomData;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering;
 
@@ -26,6 +27,9 @@ pub struct Shared<'a> {
     /// Published node count of each thread.
     pub counters: &'a [AtomicU64],
     pub multipv: usize,
+    /// The main thread's result after its last completed iteration, for an
+    /// answer that cannot wait for the threads (see `think_with_early_answer`).
+    pub published: Mutex<Option<ThreadResult>>,
 }
 
 /// What the search remembers of each ply on the current path.
@@ -186,10 +190,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return ThreadResult { best: None, ponder: None, score: 0, depth: 0 };
         }
         let limits = self.shared.limits;
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| (d as i32).clamp(1, MAX_PLY as i32 - 1));
+        // Clamped before any cast: `go depth 4294967295` means no limit.
+        let max_depth = limits.depth.map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1)) as i32;
         let multipv = self.shared.multipv.min(self.root_moves.len());
         // Helpers start at staggered depths so that threads spread out.
         let mut depth = 1 + (self.id % 2) as i32;
+        if self.is_main() {
+            self.publish();
+        }
         while depth <= max_depth {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -210,6 +218,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             self.completed_depth = depth as u32;
             if self.is_main() {
+                self.publish();
                 for i in 0..multipv {
                     self.report(reporter, depth, i, ScoreBound::Exact);
                 }
@@ -220,6 +229,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             depth += 1;
         }
         self.shared.counters[self.id].store(self.nodes, Ordering::Relaxed);
+        self.result()
+    }
+
+    /// The best line so far as a result.
+    fn result(&self) -> ThreadResult {
         let best = &self.root_moves[0];
         let ponder = best.pv.get(1).copied().or_else(|| self.ponder_from_tt(best.mv));
         ThreadResult {
@@ -230,12 +244,19 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
     }
 
+    fn publish(&self) {
+        let r = self.result();
+        if let Ok(mut p) = self.shared.published.lock() {
+            *p = Some(r);
+        }
+    }
+
     fn should_stop_after_iteration(&mut self) -> bool {
         let limits = self.shared.limits;
         let c = self.shared.control;
         let best = self.root_moves[0].score;
         if let Some(m) = limits.mate
-            && best >= score::mate_in(2 * m as usize)
+            && best >= score::mate_in(2 * m.min(MAX_PLY as u32) as usize)
         {
             return true;
         }

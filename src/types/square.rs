@@ -17,6 +17,7 @@ pub struct Rank(u8);
 
 impl File {
     pub const A: File = File(0);
+    pub const E: File = File(4);
     pub const H: File = File(7);
     #[inline(always)]
     pub const fn new(i: u8) -> File {

@@ -11,6 +11,7 @@ pub mod notation;
 pub mod options;
 
 use crate::bench;
+use crate::board::CastlingMode;
 use crate::engine::Engine;
 use crate::search::score::{UciScore, uci_score};
 use crate::search::{Limits, PvInfo, Reporter, ScoreBound};
@@ -19,10 +20,13 @@ use crate::types::{Bitboard, File, Rank, Square};
 use crate::variant::Outcome;
 use crate::with_variant;
 use command::{Command, Go, ParseError};
-use notation::move_to_uci;
+use notation::move_to_uci_mode;
 use options::OptionChange;
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// Engine name and version as `uci` reports it.
 pub const ENGINE_NAME: &str = concat!("Fission ", env!("CARGO_PKG_VERSION"));
@@ -49,14 +53,37 @@ impl Output {
         }
     }
 
+    /// `info string <s>`, with control characters in `s` escaped (`\r`,
+    /// `\x00`, ...): echoed input must never split or garble a line.
     pub fn info_string(&self, s: &str) {
-        self.line(&format!("info string {s}"));
+        self.line(&format!("info string {}", escape_controls(s)));
     }
+}
+
+/// `s` with every control character written as an escape (`\r`, `\n`,
+/// `\t`, `\x1b`, `\u{85}`), everything else as it is.
+pub fn escape_controls(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\r' => out.push_str("\\r"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Formats search reports as `info` lines.
 struct UciReporter {
     out: Output,
+    mode: CastlingMode,
 }
 
 fn format_score(score: i32) -> String {
@@ -73,7 +100,7 @@ impl Reporter for UciReporter {
             ScoreBound::Lower => " lowerbound",
             ScoreBound::Upper => " upperbound",
         };
-        let pv: Vec<String> = i.pv.iter().map(|&m| move_to_uci(m)).collect();
+        let pv: Vec<String> = i.pv.iter().map(|&m| move_to_uci_mode(m, self.mode)).collect();
         self.out.line(&format!(
             "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
             i.depth,
@@ -90,7 +117,8 @@ impl Reporter for UciReporter {
     }
 
     fn currmove(&self, depth: u32, mv: crate::types::Move, number: usize) {
-        self.out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", move_to_uci(mv)));
+        self.out
+            .line(&format!("info depth {depth} currmove {} currmovenumber {number}", move_to_uci_mode(mv, self.mode)));
     }
 }
 
@@ -99,29 +127,83 @@ pub struct Uci {
     engine: Engine,
     out: Output,
     debug: bool,
+    /// Commands that arrived while a search only the GUI may end was running
+    /// (`go infinite`, `go ponder`): run in order once it has ended, so that
+    /// no `bestmove` comes before `stop` or `ponderhit`.
+    deferred: VecDeque<Command>,
+    /// `go infinite` or `go ponder` in a position without legal moves: the
+    /// `bestmove (none)` owed at `stop` (or `ponderhit`).
+    owed_none: Option<OwedNone>,
+}
+
+/// Which command releases a `bestmove (none)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OwedNone {
+    /// `go infinite`: only `stop`.
+    Stop,
+    /// `go ponder`: `stop` or `ponderhit`.
+    StopOrPonderHit,
 }
 
 impl Uci {
     pub fn new(out: Output) -> Uci {
-        Uci { engine: Engine::new(), out, debug: false }
+        Uci { engine: Engine::new(), out, debug: false, deferred: VecDeque::new(), owed_none: None }
     }
 
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
 
+    /// Whether a search runs that only the GUI may end.
+    fn awaiting_gui(&self) -> bool {
+        self.owed_none.is_some() || self.engine.awaiting_gui()
+    }
+
+    /// Whether deferred commands wait for the running search to end.
+    pub fn has_deferred(&self) -> bool {
+        !self.deferred.is_empty()
+    }
+
+    /// Runs the deferred commands if the search they wait for has ended.
+    pub fn run_deferred(&mut self) {
+        while !self.deferred.is_empty() && !self.engine.searching() && !self.awaiting_gui() {
+            if let Some(cmd) = self.deferred.pop_front() {
+                self.handle(cmd);
+            }
+        }
+    }
+
     /// Handles one input line. Returns `false` when the session should end.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        self.run_deferred();
         match command::parse(line) {
             Ok(Command::Quit) => {
                 self.engine.stop();
                 return false;
             }
+            Ok(cmd) if self.must_defer(&cmd) => self.deferred.push_back(cmd),
             Ok(cmd) => self.handle(cmd),
             Err(ParseError::Empty) => {}
             Err(e) => self.out.info_string(&e.to_string()),
         }
         true
+    }
+
+    /// Commands that change the engine's state or start work wait while a
+    /// search that only the GUI may end runs (and behind earlier deferred
+    /// ones). `stop`, `ponderhit`, `isready` and the read-only commands
+    /// are answered at once.
+    fn must_defer(&self, cmd: &Command) -> bool {
+        let changes_state = matches!(
+            cmd,
+            Command::SetOption { .. }
+                | Command::UciNewGame
+                | Command::Position { .. }
+                | Command::Go(_)
+                | Command::Perft(_)
+                | Command::Bench(_)
+        );
+        changes_state && (self.awaiting_gui() || !self.deferred.is_empty())
     }
 
     fn handle(&mut self, cmd: Command) {
@@ -147,8 +229,19 @@ impl Uci {
             }
             Command::Go(go) => self.go(go),
             Command::Perft(depth) => self.perft(depth),
-            Command::Stop => self.engine.request_stop(),
-            Command::PonderHit => self.engine.ponderhit(),
+            Command::Stop => {
+                self.pay_owed_none(true);
+                self.engine.request_stop();
+                if !self.deferred.is_empty() {
+                    // The search ends promptly once stopped; what waited for it runs now.
+                    self.engine.wait();
+                    self.run_deferred();
+                }
+            }
+            Command::PonderHit => {
+                self.pay_owed_none(false);
+                self.engine.ponderhit();
+            }
             Command::Display => self.display(),
             Command::Eval => {
                 self.out.line(&format!("Static evaluation: {} (side to move)", self.engine.evaluate()));
@@ -186,6 +279,7 @@ impl Uci {
             OptionChange::MultiPv(n) => self.engine.options.multipv = n,
             OptionChange::Ponder(_) => {}
             OptionChange::MoveOverhead(ms) => self.engine.options.move_overhead = ms,
+            OptionChange::Chess960(on) => self.engine.set_chess960(on),
         }
         if self.debug {
             self.out.info_string(&format!("set {name}"));
@@ -198,20 +292,29 @@ impl Uci {
         }
         self.engine.stop();
         let legal = self.engine.legal_moves();
+        let mode = self.engine.castling_mode();
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            match legal.iter().find(|&&m| move_to_uci(m) == *text) {
-                Some(&m) => searchmoves.push(m),
+            match self.engine.parse_move(text) {
+                Some(m) => searchmoves.push(m),
                 None => self.out.info_string(&format!("ignoring searchmoves {text}: not a legal move")),
             }
         }
         if legal.is_empty() {
-            // Game over: report it the way Stockfish does, then `(none)`.
+            // Game over: report it the way Stockfish does, then `(none)` —
+            // at once, or for `infinite` and `ponder` when the GUI ends the search.
             let lost = with_variant!(self.engine.variant(), V => {
                 matches!(<V as crate::variant::Variant>::outcome(self.engine.board()), Some(Outcome::Decisive { .. }))
             });
             self.out.line(&format!("info depth 0 score {}", if lost { "mate 0" } else { "cp 0" }));
-            self.out.line("bestmove (none)");
+            self.owed_none = if go.infinite {
+                Some(OwedNone::Stop)
+            } else if go.ponder {
+                Some(OwedNone::StopOrPonderHit)
+            } else {
+                self.out.line("bestmove (none)");
+                None
+            };
             return;
         }
         let limits = Limits {
@@ -231,18 +334,33 @@ impl Uci {
             searchmoves,
         };
         let out = self.out.clone();
-        let reporter = Arc::new(UciReporter { out: self.out.clone() });
+        let reporter = Arc::new(UciReporter { out: self.out.clone(), mode });
         self.engine.go(
             limits,
             reporter,
             Box::new(move |r| match r.best {
                 Some(best) => match r.ponder {
-                    Some(p) => out.line(&format!("bestmove {} ponder {}", move_to_uci(best), move_to_uci(p))),
-                    None => out.line(&format!("bestmove {}", move_to_uci(best))),
+                    Some(p) => out.line(&format!(
+                        "bestmove {} ponder {}",
+                        move_to_uci_mode(best, mode),
+                        move_to_uci_mode(p, mode)
+                    )),
+                    None => out.line(&format!("bestmove {}", move_to_uci_mode(best, mode))),
                 },
                 None => out.line("bestmove (none)"),
             }),
         );
+    }
+
+    /// Prints the `bestmove (none)` of a finished game's infinite or ponder
+    /// search, if `stop` (`by_stop`) or `ponderhit` releases it.
+    fn pay_owed_none(&mut self, by_stop: bool) {
+        if let Some(owed) = self.owed_none
+            && (by_stop || owed == OwedNone::StopOrPonderHit)
+        {
+            self.owed_none = None;
+            self.out.line("bestmove (none)");
+        }
     }
 
     fn perft(&mut self, depth: u32) {
@@ -253,7 +371,7 @@ impl Uci {
             total = 1;
         } else {
             for (m, n) in &counts {
-                self.out.line(&format!("{}: {n}", move_to_uci(*m)));
+                self.out.line(&format!("{}: {n}", move_to_uci_mode(*m, self.engine.castling_mode())));
                 total += n;
             }
         }
@@ -291,20 +409,52 @@ impl Uci {
 
 /// Runs a UCI session on `input` until `quit` or end of input. Lines that
 /// are not valid UTF-8 are read lossily (and then rejected as unknown).
-pub fn run(mut input: impl BufRead, out: Output, greedy: bool) {
+///
+/// A reader thread owns the input, so that commands deferred behind a
+/// search run as soon as it ends, not when the next line happens to come.
+pub fn run(input: impl BufRead + Send + 'static, out: Output, greedy: bool) {
     let mut uci = Uci::new(out);
     uci.engine.options.greedy = greedy;
-    let mut buf = Vec::new();
+    let (tx, lines) = mpsc::channel::<String>();
+    let reader = std::thread::Builder::new().name("uci-input".into()).spawn(move || {
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    if reader.is_err() {
+        uci.out.info_string("cannot start the input thread");
+        return;
+    }
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf);
+        let next = if uci.has_deferred() {
+            match lines.recv_timeout(Duration::from_millis(2)) {
+                Ok(line) => Some(line),
+                Err(RecvTimeoutError::Timeout) => {
+                    uci.run_deferred();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => None,
+            }
+        } else {
+            lines.recv().ok()
+        };
+        match next {
+            Some(line) => {
                 if !uci.handle_line(&line) {
                     return;
                 }
             }
+            None => break,
         }
     }
     // End of input: the GUI is gone. Stop like `quit`.

@@ -18,6 +18,7 @@ pub enum OptionChange {
     MultiPv(usize),
     Ponder(bool),
     MoveOverhead(u64),
+    Chess960(bool),
 }
 
 /// The `option ...` lines printed after `uci`.
@@ -31,6 +32,7 @@ pub fn declarations() -> Vec<String> {
         format!("option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"),
         format!("option name Move Overhead type spin default 10 min 0 max {MOVE_OVERHEAD_MAX}"),
         format!("option name UCI_Variant type combo default {} {}", VariantKind::Chess.name(), vars.join(" ")),
+        "option name UCI_Chess960 type check default false".to_string(),
     ]
 }
 
@@ -43,6 +45,14 @@ fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, Stri
         return Err(format!("Invalid value for option {name}: {n} is outside {min}..{max}"));
     }
     Ok(n)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("Invalid value for option {name}: expected true or false")),
+    }
 }
 
 /// Validates a `setoption name <name> value <value>`.
@@ -62,11 +72,8 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Str
         "move overhead" => {
             spin("Move Overhead", value, 0, MOVE_OVERHEAD_MAX as i64).map(|n| OptionChange::MoveOverhead(n as u64))
         }
-        "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-            Some("true") => Ok(OptionChange::Ponder(true)),
-            Some("false") => Ok(OptionChange::Ponder(false)),
-            _ => Err("Invalid value for option Ponder: expected true or false".to_string()),
-        },
+        "ponder" => check("Ponder", value).map(OptionChange::Ponder),
+        "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
         _ => Err(format!("No such option: {}", name.trim())),
     }
 }

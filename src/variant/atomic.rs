@@ -225,6 +225,7 @@ fn make(b: &Board, m: Move) -> Board {
 
 impl Variant for Atomic {
     const NAME: &'static str = "atomic";
+    const CHESS960: bool = true;
 
     fn validate(b: &Board) -> Result<(), FenError> {
         validate_standard(b)?;

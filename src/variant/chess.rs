@@ -141,6 +141,7 @@ pub(crate) fn validate_standard(b: &Board) -> Result<(), FenError> {
 
 impl Variant for Chess {
     const NAME: &'static str = "chess";
+    const CHESS960: bool = true;
 
     fn validate(b: &Board) -> Result<(), FenError> {
         validate_standard(b)?;

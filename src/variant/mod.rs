@@ -20,7 +20,7 @@ pub use chess::Chess;
 pub use dynamo::Dynamo;
 pub use push::Push;
 
-use crate::board::{Board, FenError};
+use crate::board::{Board, CastlingMode, FenError};
 use crate::types::{Bitboard, Color, Move, MoveList};
 use std::fmt;
 use std::str::FromStr;
@@ -49,9 +49,24 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
         Board::STARTPOS
     }
 
+    /// Whether the variant is also played from Chess960 set-ups
+    /// (`UCI_Chess960`): chess and atomic.
+    const CHESS960: bool = false;
+
     /// Parses a position of this variant and checks the variant's own rules.
     fn from_fen(fen: &str) -> Result<Board, FenError> {
         let b = Board::from_fen(fen)?;
+        Self::validate(&b)?;
+        Ok(b)
+    }
+
+    /// As [`Variant::from_fen`], with castling in `mode` when the variant
+    /// has Chess960 (otherwise the mode is ignored).
+    fn from_fen_mode(fen: &str, mode: CastlingMode) -> Result<Board, FenError> {
+        if mode == CastlingMode::Standard || !Self::CHESS960 {
+            return Self::from_fen(fen);
+        }
+        let b = Board::from_fen_mode(fen, mode)?;
         Self::validate(&b)?;
         Ok(b)
     }

@@ -206,7 +206,7 @@ fn parse_record(text: &str) -> Result<Option<Record>, FenError> {
     if text == "-" {
         return Ok(None);
     }
-    let bad = || FenError::BadCastling(format!("invalid last-turn record {text:?}"));
+    let bad = || FenError::BadLastTurn(text.to_string());
     let (a, v) = text.split_once('/').ok_or_else(bad)?;
     let mut rec = Record::default();
     for (list, appear) in [(a, true), (v, false)] {
@@ -242,8 +242,9 @@ fn parse_reference(fields: &[&str]) -> Result<Board, FenError> {
         .filter(|_| fields[2].len() <= 9)
         .ok_or_else(|| FenError::BadClock(fields[2].to_string()))?;
     let letters: Vec<u8> = fields[3].bytes().collect();
-    if letters.len() != 4 || !letters.iter().all(|c| c.is_ascii_lowercase()) {
-        return Err(FenError::BadCastling(fields[3].to_string()));
+    // A file letter per flag, `i` (the file after `h`) for none, as the reference writes them.
+    if letters.len() != 4 || !letters.iter().all(|c| (b'a'..=b'i').contains(c)) {
+        return Err(FenError::BadCastlingFlags(fields[3].to_string()));
     }
     let mut flags = Flags::NONE;
     for (i, c) in letters.iter().enumerate() {
