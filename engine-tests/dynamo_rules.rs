@@ -3,7 +3,7 @@
 //! the phantom and missed checks, the site's end-of-game rule, promotions
 //! chosen by the mover, and byte-identical reference FENs.
 
-mod common;
+use crate::common;
 
 use fission::uci::notation::{move_to_uci, parse_move};
 use fission::{Board, Dynamo, MoveList, Variant};

@@ -1,7 +1,7 @@
 //! FEN parsing and formatting: round trips, descriptive errors, and no panic
 //! on any input (property tests).
 
-mod common;
+use crate::common;
 
 use fission::board::CastlingMode;
 use fission::{Atomic, Bitboard, Board, Chess, Dynamo, FenError, Push, Square, Variant};

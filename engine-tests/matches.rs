@@ -18,7 +18,7 @@ fn run_match(args: &[&str]) -> (MatchSummary, Vec<String>) {
 }
 
 fn python_check_pgn(path: &str, games: u32) {
-    if std::env::var("FISSION_SKIP_CLIENT_TESTS").is_ok_and(|v| v == "1") {
+    if !crate::common::python_tests_enabled("chess") {
         return;
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/check_pgn.py");

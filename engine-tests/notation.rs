@@ -2,7 +2,7 @@
 //! position one move later) round-trips through the UCI text, and no two
 //! legal moves of a position share a string.
 
-mod common;
+use crate::common;
 
 use fission::uci::notation::{move_to_uci, parse_move};
 use fission::{Atomic, Board, Chess, Dynamo, MoveList, Push, Variant};

@@ -3,9 +3,7 @@
 //! Entries above the node budget are skipped in normal runs; set
 //! `FISSION_PERFT_FULL=1` to run every entry (see README).
 
-mod common;
-
-use common::{SuiteEntry, load_suite, node_budget};
+use crate::common::{SuiteEntry, load_suite, node_budget};
 use fission::board::CastlingMode;
 use fission::perft::{divide, perft};
 use fission::{Atomic, Chess, Dynamo, Push, Variant};

@@ -1,7 +1,7 @@
 //! The search: legal answers in every suite position, forced wins found and
 //! proven, determinism at one thread, and limits honoured.
 
-mod common;
+use crate::common;
 
 use fission::bench;
 use fission::eval::Evaluate;

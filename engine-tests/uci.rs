@@ -4,7 +4,7 @@
 //! Reads have a generous watchdog (a hang fails the test instead of blocking
 //! CI); no test asserts how fast anything is.
 
-mod common;
+use crate::common;
 
 use fission::uci::notation::parse_move;
 use fission::{Atomic, Board, Chess, Variant};

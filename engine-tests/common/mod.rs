@@ -50,3 +50,26 @@ pub fn node_budget() -> u64 {
         std::env::var("FISSION_PERFT_BUDGET").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000_000)
     }
 }
+
+/// Whether tests that need `python3` with `module` should run. A developer
+/// without the module gets a printed note and a skip; under CI (`CI` set)
+/// a missing module is a failure, so a missing install step is never
+/// hidden. `FISSION_SKIP_CLIENT_TESTS=1` skips them on purpose.
+pub fn python_tests_enabled(module: &str) -> bool {
+    if std::env::var("FISSION_SKIP_CLIENT_TESTS").is_ok_and(|v| v == "1") {
+        eprintln!("note: skipped (FISSION_SKIP_CLIENT_TESTS=1)");
+        return false;
+    }
+    let have = std::process::Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must provide python3 with the '{module}' package (pip install {module}); see .ci/run"
+        );
+        eprintln!("note: skipped, python3 cannot import '{module}' (pip install {module})");
+    }
+    have
+}

@@ -1,14 +1,6 @@
 //! Zobrist keys, generated at compile time from a fixed seed.
 
-use crate::types::{Bitboard, Piece, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
+use crate::types::{Bitboard, Piece, Square, splitmix64};
 
 /// Key counts: 12 pieces x 64 squares, 64 castling-rook squares, 8 en-passant
 /// files, 1 side key (also the salt of the extra-state key).
@@ -22,7 +14,7 @@ const fn make_keys() -> [u64; TOTAL] {
     let mut state = 0x0F15_5104_F155_1014u64;
     let mut i = 0;
     while i < TOTAL {
-        let (s, k) = splitmix(state);
+        let (s, k) = splitmix64(state);
         state = s;
         keys[i] = k;
         i += 1;

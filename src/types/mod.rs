@@ -4,11 +4,13 @@
 mod bitboard;
 mod moves;
 mod piece;
+mod rng;
 mod square;
 
 pub use bitboard::Bitboard;
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use piece::{Color, Piece, Role};
+pub use rng::{SplitMix, splitmix64};
 pub use square::{File, Rank, Square};
 
 /// A value indexed by colour, so no `[T; 2]` is ever indexed by a bare `usize`.
