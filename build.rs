@@ -10,8 +10,24 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
-const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+// The slider directions, shared with the crate (`attacks::directions`).
+#[allow(dead_code)]
+mod directions {
+    include!("src/attacks/directions.rs");
+}
+
+const fn widen(d: [(i8, i8); 4]) -> [(i32, i32); 4] {
+    let mut out = [(0, 0); 4];
+    let mut i = 0;
+    while i < 4 {
+        out[i] = (d[i].0 as i32, d[i].1 as i32);
+        i += 1;
+    }
+    out
+}
+
+const ROOK_DIRS: [(i32, i32); 4] = widen(directions::ORTHOGONAL);
+const BISHOP_DIRS: [(i32, i32); 4] = widen(directions::DIAGONAL);
 
 /// Fixed seed: changing it changes the magics (and nothing else observable).
 const SEED: u64 = 0x5EED_F155_1014_2026;
@@ -167,6 +183,7 @@ fn git_commit() {
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/attacks/directions.rs");
     git_commit();
     let mut rng = Rng(SEED);
     let mut table = Vec::new();

@@ -2,7 +2,7 @@
 //! atomic, comparing the sorted legal move lists, check, the board and the
 //! game outcome at every ply.
 
-use fission::uci::notation::move_to_uci_mode;
+use fission::notation::move_to_uci_mode;
 use fission::{Board, MoveList, Outcome, Variant};
 use shakmaty::{self as sm, CastlingMode, EnPassantMode, Position};
 

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use fission::uci::notation::{move_to_uci, parse_move};
+use fission::notation::{move_to_uci, parse_move};
 use fission::{Board, Dynamo, MoveList, Variant};
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use fission::uci::notation::{move_to_uci, parse_move};
+use fission::notation::{move_to_uci, parse_move};
 use fission::{Atomic, Board, Chess, Dynamo, MoveList, Push, Variant};
 use std::collections::HashSet;
 

@@ -1,9 +1,9 @@
 //! Push rules, one test per rule, on the worked examples of the rules text
 //! (§10) and a few more hand-counted positions.
 
+use fission::notation::{move_to_uci, parse_move};
 use fission::types::MoveKind;
 use fission::types::Rank;
-use fission::uci::notation::{move_to_uci, parse_move};
 use fission::{Board, Color, MoveList, Piece, Push, Role, Square, Variant};
 
 fn legal(fen: &str) -> (Board, Vec<String>, Vec<String>) {

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use fission::uci::notation::parse_move;
+use fission::notation::parse_move;
 use fission::{Atomic, Board, Chess, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -3,10 +3,10 @@
 //!
 //! `cargo run --release --example mate_report`
 
+use fission::notation::move_to_uci;
 use fission::search::score::mate_in;
 use fission::search::{Control, Limits, PvInfo, Reporter, SearchOptions, think};
 use fission::tt::TranspositionTable;
-use fission::uci::notation::move_to_uci;
 use fission::{Atomic, Variant};
 use std::sync::Mutex;
 use std::time::Instant;

@@ -177,7 +177,7 @@ fn bench_variant<V: Evaluate>(fens: &[&str], depth: u32, out: &mut BenchResult, 
         };
         tt.clear();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let opts = SearchOptions { threads: 1, multipv: 1, move_overhead: 0, greedy: false };
+        let opts = SearchOptions { threads: 1, multipv: 1, move_overhead: 0, ..SearchOptions::default() };
         let control = Control::new(false);
         let r = search::think::<V>(&board, &[board.key()], &limits, &opts, &tt, &control, &Silent);
         out.positions += 1;

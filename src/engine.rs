@@ -4,11 +4,11 @@
 
 use crate::board::{Board, CastlingMode, FenError};
 use crate::eval::Evaluate;
+use crate::notation;
 use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
 use crate::tt::TranspositionTable;
 use crate::types::{Move, MoveList};
-use crate::uci::notation;
-use crate::variant::{Variant, VariantKind};
+use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_variant;
 use std::fmt;
 use std::sync::Arc;
@@ -64,6 +64,7 @@ impl Default for Engine {
     }
 }
 
+/// The default of the `Hash` option (MB).
 pub const DEFAULT_HASH_MB: usize = 16;
 
 impl Engine {
@@ -281,6 +282,12 @@ impl Engine {
     /// Perft divide of the current position.
     pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
         with_variant!(self.variant, V => crate::perft::divide::<V>(&self.board, depth, 1))
+    }
+
+    /// How the game stands by the rules visible on the board (variant end,
+    /// mate, stalemate, insufficient material), if it is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        with_variant!(self.variant, V => V::outcome(&self.board))
     }
 
     /// Static evaluation of the current position (side to move's view).

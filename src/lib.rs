@@ -8,7 +8,8 @@
 //! * [`perft`]: move-path enumeration for validating the rules;
 //! * [`eval`]: static evaluation per variant; [`search`], [`tt`], [`timeman`]:
 //!   the search; [`engine`]: game state and search threads; [`bench`];
-//! * [`uci`]: the UCI front end, command parser, options and notation;
+//! * [`notation`]: moves as UCI text and back (rules, not protocol);
+//! * [`uci`]: the UCI front end, command parser and options;
 //! * [`tournament`]: the match runner (`fission match`).
 
 pub mod attacks;
@@ -16,6 +17,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod notation;
 pub mod perft;
 pub mod perft_diff;
 pub mod search;

@@ -2,10 +2,10 @@
 //! (GUIs start it bare); the subcommands are tools around the engine.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use fission::notation::move_to_uci;
 use fission::perft;
 use fission::perft_diff::{self, DiffConfig, DiffOutcome};
 use fission::tournament::{MatchArgs, MatchConfig};
-use fission::uci::notation::move_to_uci;
 use fission::uci::{self, Output};
 use fission::{Board, Variant, VariantKind, bench, with_variant};
 use std::io::Write;

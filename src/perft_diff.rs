@@ -15,10 +15,10 @@
 //! after it.
 
 use crate::board::Board;
+use crate::notation::{move_to_uci, parse_move};
 use crate::perft;
 use crate::tournament::uci_engine::{EngineSpec, UciEngine, WaitError};
 use crate::types::Move;
-use crate::uci::notation::{move_to_uci, parse_move};
 use crate::variant::{Variant, VariantKind};
 use crate::with_variant;
 use std::collections::HashMap;

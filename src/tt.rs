@@ -9,8 +9,11 @@
 use crate::types::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-/// Entries per bucket (one cache line: 4 x 16 bytes).
+/// Entries per bucket: 4 x 16 bytes, one 64-byte cache line (buckets start
+/// on cache-line boundaries, see `TranspositionTable::first`).
 const BUCKET: usize = 4;
+const CACHE_LINE: usize = 64;
+const _: () = assert!(BUCKET * std::mem::size_of::<Slot>() == CACHE_LINE);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -44,7 +47,10 @@ struct Slot {
 }
 
 pub struct TranspositionTable {
+    /// The slots, with up to `BUCKET - 1` spare ones in front: the table
+    /// proper starts at `first`, the first slot on a cache-line boundary.
     slots: Vec<Slot>,
+    first: usize,
     buckets: usize,
     age: AtomicU8,
 }
@@ -82,21 +88,35 @@ impl TranspositionTable {
             return Err(format!("cannot allocate a {mb} MB hash table: only {} MB of memory available", avail >> 20));
         }
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let slots = zeroed_slots(buckets * BUCKET).ok_or(format!("cannot allocate a {mb} MB hash table"))?;
-        Ok(TranspositionTable { slots, buckets, age: AtomicU8::new(0) })
+        let slots =
+            zeroed_slots(buckets * BUCKET + BUCKET - 1).ok_or(format!("cannot allocate a {mb} MB hash table"))?;
+        Ok(TranspositionTable::aligned(slots, buckets))
     }
 
     /// A small table that is always available (1 MB).
     pub fn new_small() -> TranspositionTable {
         let buckets = (1024 * 1024) / (BUCKET * std::mem::size_of::<Slot>());
         let mut slots = Vec::new();
-        slots.resize_with(buckets * BUCKET, Slot::default);
-        TranspositionTable { slots, buckets, age: AtomicU8::new(0) }
+        slots.resize_with(buckets * BUCKET + BUCKET - 1, Slot::default);
+        TranspositionTable::aligned(slots, buckets)
+    }
+
+    fn aligned(slots: Vec<Slot>, buckets: usize) -> TranspositionTable {
+        // Slots are 16 bytes and allocations at least 16-aligned: some slot
+        // among the first four starts a cache line.
+        let first = slots.as_ptr().align_offset(CACHE_LINE).min(BUCKET - 1);
+        TranspositionTable { slots, first, buckets, age: AtomicU8::new(0) }
+    }
+
+    /// The table proper: `buckets * BUCKET` slots, cache-line aligned.
+    #[inline(always)]
+    fn table(&self) -> &[Slot] {
+        &self.slots[self.first..self.first + self.buckets * BUCKET]
     }
 
     /// Size in megabytes (as the `Hash` option gives it).
     pub fn megabytes(&self) -> usize {
-        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
+        (self.buckets * BUCKET * std::mem::size_of::<Slot>()) >> 20
     }
 
     pub fn clear(&self) {
@@ -120,7 +140,7 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let base = self.bucket(key);
-        for slot in &self.slots[base..base + BUCKET] {
+        for slot in &self.table()[base..base + BUCKET] {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed) ^ data;
             if check & !META_MASK == key & !META_MASK {
@@ -144,7 +164,7 @@ impl TranspositionTable {
         let mut victim = base;
         let mut victim_worth = i32::MAX;
         for i in base..base + BUCKET {
-            let slot = &self.slots[i];
+            let slot = &self.table()[i];
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed) ^ data;
             match unpack_meta(check & META_MASK) {
@@ -183,15 +203,17 @@ impl TranspositionTable {
             | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 32)
             | ((eval.clamp(-32767, 32767) as i16 as u16 as u64) << 48);
         let check = (key & !META_MASK) | pack_meta(depth, bound, age);
-        self.slots[i].data.store(data, Ordering::Relaxed);
-        self.slots[i].check.store(check ^ data, Ordering::Relaxed);
+        let slot = &self.table()[i];
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(check ^ data, Ordering::Relaxed);
     }
 
     /// Permille of sampled slots used by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let table = self.table();
+        let n = table.len().min(1000);
+        let used = table[..n]
             .iter()
             .filter(|s| {
                 let data = s.data.load(Ordering::Relaxed);
@@ -255,13 +277,21 @@ mod tests {
     }
 
     #[test]
+    fn buckets_start_on_cache_lines() {
+        for tt in [TranspositionTable::new_small(), TranspositionTable::try_new(3).unwrap()] {
+            assert_eq!(tt.table().as_ptr() as usize % CACHE_LINE, 0);
+            assert_eq!(tt.table().len(), tt.buckets * BUCKET);
+        }
+    }
+
+    #[test]
     fn torn_entry_is_rejected() {
         let tt = TranspositionTable::new_small();
         let key = 0xABCD_EF01_2345_6789;
         tt.store(key, Move::NONE, 10, 0, 3, Bound::Exact);
         let i = tt.bucket(key);
         // Simulate a torn write: data from another store, check from this one.
-        tt.slots[i].data.fetch_xor(1 << 40, Ordering::Relaxed);
+        tt.table()[i].data.fetch_xor(1 << 40, Ordering::Relaxed);
         assert!(tt.probe(key).is_none());
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::types::{Bitboard, Color, Role, Square};
 
+pub mod directions;
 mod leapers;
 mod rays;
 

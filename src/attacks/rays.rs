@@ -80,7 +80,11 @@ pub fn ray_attacks_slow(rook: bool, sq: Square, occ: Bitboard) -> Bitboard {
 pub struct Direction(u8);
 
 /// (file, rank) step of each direction, in `Direction` index order.
-const STEPS: [(i8, i8); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+/// Opposite directions are four apart.
+const STEPS: [(i8, i8); 8] = {
+    use super::directions::{DIAGONAL as D, ORTHOGONAL as O};
+    [O[0], D[2], O[2], D[0], O[1], D[1], O[3], D[3]]
+};
 
 impl Direction {
     /// The (file, rank) unit step.

@@ -262,7 +262,7 @@ mod tests {
 
     fn see_of(fen: &str, uci: &str) -> i32 {
         let b = Atomic::from_fen(fen).unwrap();
-        let m = crate::uci::notation::parse_move::<Atomic>(&b, uci).unwrap();
+        let m = crate::notation::parse_move::<Atomic>(&b, uci).unwrap();
         <Atomic as Evaluate>::see(&b, m)
     }
 
@@ -295,9 +295,9 @@ mod tests {
     fn threats_on_the_king() {
         // The bishop move attacks the pawn next to the black king.
         let b = Atomic::from_fen("4k3/3p4/8/8/8/8/8/4KB2 w - - 0 1").unwrap();
-        let m = crate::uci::notation::parse_move::<Atomic>(&b, "f1b5").unwrap();
+        let m = crate::notation::parse_move::<Atomic>(&b, "f1b5").unwrap();
         assert!(<Atomic as Evaluate>::threatens_king(&b, m));
-        let m = crate::uci::notation::parse_move::<Atomic>(&b, "f1e2").unwrap();
+        let m = crate::notation::parse_move::<Atomic>(&b, "f1e2").unwrap();
         assert!(!<Atomic as Evaluate>::threatens_king(&b, m));
     }
 

@@ -23,8 +23,8 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use worker::Worker;
 
-/// What to search for and how long.
-#[derive(Clone, Debug, Default)]
+/// What to search for and how long (as `go` gives it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub clock: Clock,
     pub depth: Option<u32>,
@@ -48,6 +48,7 @@ pub struct SearchOptions {
     pub greedy: bool,
 }
 
+/// The defaults of the `Threads`, `MultiPV` and `Move Overhead` options.
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions { threads: 1, multipv: 1, move_overhead: 10, greedy: false }
@@ -129,13 +130,8 @@ impl Control {
     }
 }
 
-/// Bound type of a reported score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    Exact,
-    Lower,
-    Upper,
-}
+/// Bound type of a reported score: the transposition table's own.
+pub use crate::tt::Bound;
 
 /// One principal variation, reported after an iteration (or a re-search).
 #[derive(Clone, Debug)]
@@ -144,7 +140,7 @@ pub struct PvInfo {
     pub seldepth: u32,
     pub multipv: usize,
     pub score: i32,
-    pub bound: ScoreBound,
+    pub bound: Bound,
     pub nodes: u64,
     pub nps: u64,
     pub hashfull: u32,

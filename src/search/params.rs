@@ -19,7 +19,8 @@ pub const NMP_DEPTH_DIVISOR: i32 = 4;
 /// Late move reductions: only from this depth and move number on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
-/// r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR (in hundredths).
+/// The base reduction in plies: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR
+/// (rounded down; history, PV and improving adjust it in the search).
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 
@@ -52,8 +53,10 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const QS_EVASION_PLIES: usize = 4;
 pub const QS_THREAT_PLIES: usize = 1;
 
-/// Check extension cap (extensions stop beyond twice the nominal depth).
+/// Plies a checking move is extended by. Extensions stop once the ply
+/// reaches `2 * depth + CHECK_EXTENSION_SLACK` (the cap, in `worker.rs`).
 pub const CHECK_EXTENSION: i32 = 1;
+pub const CHECK_EXTENSION_SLACK: usize = 4;
 
 /// History: maximum magnitude (gravity keeps values in range), and the
 /// bonus of a cutoff move: `PER_DEPTH * depth - BASE`, at most `MAX`.

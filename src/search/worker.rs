@@ -6,7 +6,7 @@ use super::history::{self, Histories, PieceTo};
 use super::params::*;
 use super::picker::{Ordering as MoveOrdering, Picker, Scores};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND};
-use super::{Control, Limits, PvInfo, Reporter, ScoreBound, ThreadResult};
+use super::{Control, Limits, PvInfo, Reporter, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::timeman::Budget;
@@ -220,7 +220,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if self.is_main() {
                 self.publish();
                 for i in 0..multipv {
-                    self.report(reporter, depth, i, ScoreBound::Exact);
+                    self.report(reporter, depth, i, Bound::Exact);
                 }
                 if self.should_stop_after_iteration() {
                     break;
@@ -279,7 +279,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         V::is_legal(&after, e.mv).then_some(e.mv)
     }
 
-    fn report(&self, reporter: &dyn Reporter, depth: i32, line: usize, bound: ScoreBound) {
+    fn report(&self, reporter: &dyn Reporter, depth: i32, line: usize, bound: Bound) {
         let c = self.shared.control;
         let rm = &self.root_moves[line];
         let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
@@ -550,7 +550,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             self.keys.push(child.key());
             self.stack[ply].moved = Some(moved);
             let gives_check = V::is_check(&child);
-            let ext = if gives_check && ply < 2 * depth as usize + 4 { CHECK_EXTENSION } else { 0 };
+            let ext = if gives_check && ply < 2 * depth as usize + CHECK_EXTENSION_SLACK { CHECK_EXTENSION } else { 0 };
             let new_depth = depth - 1 + ext;
             let s = if i == 0 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)

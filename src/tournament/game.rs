@@ -2,8 +2,8 @@
 
 use super::uci_engine::{UciEngine, WaitError};
 use crate::board::Board;
+use crate::notation::{move_to_uci, parse_move};
 use crate::types::{Color, Move};
-use crate::uci::notation::{move_to_uci, parse_move};
 use crate::variant::{Outcome, Variant};
 use std::time::{Duration, Instant};
 

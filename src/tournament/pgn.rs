@@ -10,7 +10,7 @@ use crate::variant::Variant;
 /// SAN of a legal move `m` on `b` (check `+` and mate `#` by the variant's rules).
 pub fn san<V: Variant>(b: &Board, m: Move) -> String {
     if !V::STANDARD_NOTATION {
-        return crate::uci::notation::move_to_uci(m);
+        return crate::notation::move_to_uci(m);
     }
     let mut s = String::new();
     let role = b.role_at(m.from()).unwrap_or(Role::Pawn);

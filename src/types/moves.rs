@@ -13,8 +13,8 @@
 //! | 25-30 | second to    | its destination                                            |
 //! | 31    | promote 2nd  | the promotion applies to the second piece, not the acting one |
 //!
-//! Pieces leaving the board are expressed by the kind (`Exit`, `ShoveExit`):
-//! the corresponding `to` field is then unused and zero.
+//! Pieces leaving the board are expressed by the kind (`Exit` and Dynamo's
+//! two-part kinds): the corresponding `to` field is then unused and zero.
 
 use super::{Role, Square};
 use arrayvec::ArrayVec;
@@ -53,8 +53,7 @@ pub enum MoveKind {
     Exit = 4,
     /// The acting piece moves and a second piece is displaced on the board.
     Shove = 5,
-    /// The acting piece moves and a second piece is displaced off the board.
-    ShoveExit = 6,
+    // 6 is unused (push never shoves a piece off the board).
     /// Two-part turn (Dynamo): a displacement `from`→`to`, then a second
     /// displacement `second_from`→`second_to`.
     TwoDisplacements = 7,
@@ -74,7 +73,6 @@ impl MoveKind {
             3 => MoveKind::Castle,
             4 => MoveKind::Exit,
             5 => MoveKind::Shove,
-            6 => MoveKind::ShoveExit,
             7 => MoveKind::TwoDisplacements,
             8 => MoveKind::DisplacementExit,
             9 => MoveKind::ExitDisplacement,

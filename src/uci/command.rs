@@ -2,23 +2,16 @@
 //! gives a command or a [`ParseError`] that says what is wrong; nothing
 //! panics, whatever the bytes.
 
+use crate::search::Limits;
 use std::fmt;
 
-/// The `go` parameters, as given. Values that did not parse are listed in
-/// `warnings` and otherwise ignored, so that a GUI always gets a `bestmove`.
+/// The `go` parameters, as given: the search limits, with `searchmoves`
+/// still as text (they are read against the position when the search
+/// starts). Values that did not parse are listed in `warnings` and
+/// otherwise ignored, so that a GUI always gets a `bestmove`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
-    pub wtime: Option<i64>,
-    pub btime: Option<i64>,
-    pub winc: Option<i64>,
-    pub binc: Option<i64>,
-    pub movestogo: Option<u32>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub movetime: Option<u64>,
-    pub infinite: bool,
-    pub ponder: bool,
+    pub limits: Limits,
     pub searchmoves: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -124,17 +117,17 @@ fn parse_go(args: &[&str]) -> Result<Command, ParseError> {
         let as_u32 = |n: i64| n.clamp(0, u32::MAX as i64) as u32;
         let as_u64 = |n: i64| n.max(0) as u64;
         match key {
-            "wtime" => go.wtime = value("wtime"),
-            "btime" => go.btime = value("btime"),
-            "winc" => go.winc = value("winc"),
-            "binc" => go.binc = value("binc"),
-            "movestogo" => go.movestogo = value("movestogo").map(as_u32),
-            "depth" => go.depth = value("depth").map(as_u32),
-            "nodes" => go.nodes = value("nodes").map(as_u64),
-            "mate" => go.mate = value("mate").map(as_u32),
-            "movetime" => go.movetime = value("movetime").map(as_u64),
-            "infinite" => go.infinite = true,
-            "ponder" => go.ponder = true,
+            "wtime" => go.limits.clock.wtime = value("wtime"),
+            "btime" => go.limits.clock.btime = value("btime"),
+            "winc" => go.limits.clock.winc = value("winc"),
+            "binc" => go.limits.clock.binc = value("binc"),
+            "movestogo" => go.limits.clock.movestogo = value("movestogo").map(as_u32),
+            "depth" => go.limits.depth = value("depth").map(as_u32),
+            "nodes" => go.limits.nodes = value("nodes").map(as_u64),
+            "mate" => go.limits.mate = value("mate").map(as_u32),
+            "movetime" => go.limits.clock.movetime = value("movetime").map(as_u64),
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.limits.ponder = true,
             "perft" => {
                 return match args.get(i).copied().and_then(parse_int) {
                     Some(n) if (0..=64).contains(&n) => Ok(Command::Perft(n as u32)),
@@ -236,11 +229,11 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(g.movetime, Some(100));
-        assert_eq!(g.wtime, Some(5000));
-        assert_eq!(g.btime, Some(-20));
-        assert_eq!(g.depth, Some(7));
-        assert!(g.infinite && g.ponder);
+        assert_eq!(g.limits.clock.movetime, Some(100));
+        assert_eq!(g.limits.clock.wtime, Some(5000));
+        assert_eq!(g.limits.clock.btime, Some(-20));
+        assert_eq!(g.limits.depth, Some(7));
+        assert!(g.limits.infinite && g.limits.ponder);
         assert_eq!(g.searchmoves, vec!["e2e4", "d2d4"]);
         assert!(g.warnings.is_empty());
     }
@@ -248,14 +241,14 @@ mod tests {
     #[test]
     fn go_with_bad_values_still_searches() {
         let Ok(Command::Go(g)) = parse("go depth x wtime 99999999999999999999999 nodes 5") else { panic!() };
-        assert_eq!(g.depth, None);
-        assert_eq!(g.wtime, None);
-        assert_eq!(g.nodes, Some(5));
+        assert_eq!(g.limits.depth, None);
+        assert_eq!(g.limits.clock.wtime, None);
+        assert_eq!(g.limits.nodes, Some(5));
         assert_eq!(g.warnings.len(), 2);
         let Ok(Command::Go(g)) = parse("go depth") else { panic!() };
-        assert_eq!(g.depth, None);
+        assert_eq!(g.limits.depth, None);
         let Ok(Command::Go(g)) = parse("go depth 256 ") else { panic!() };
-        assert_eq!(g.depth, Some(256));
+        assert_eq!(g.limits.depth, Some(256));
     }
 
     #[test]

@@ -7,20 +7,17 @@
 //! the engine keeps its previous state.
 
 pub mod command;
-pub mod notation;
 pub mod options;
 
 use crate::bench;
 use crate::board::CastlingMode;
 use crate::engine::Engine;
+use crate::notation::move_to_uci_mode;
 use crate::search::score::{UciScore, uci_score};
-use crate::search::{Limits, PvInfo, Reporter, ScoreBound};
-use crate::timeman::Clock;
+use crate::search::{Bound, Limits, PvInfo, Reporter};
 use crate::types::{Bitboard, File, Rank, Square};
 use crate::variant::Outcome;
-use crate::with_variant;
 use command::{Command, Go, ParseError};
-use notation::move_to_uci_mode;
 use options::OptionChange;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -96,9 +93,9 @@ fn format_score(score: i32) -> String {
 impl Reporter for UciReporter {
     fn pv(&self, i: &PvInfo) {
         let bound = match i.bound {
-            ScoreBound::Exact => "",
-            ScoreBound::Lower => " lowerbound",
-            ScoreBound::Upper => " upperbound",
+            Bound::Exact => "",
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
         };
         let pv: Vec<String> = i.pv.iter().map(|&m| move_to_uci_mode(m, self.mode)).collect();
         self.out.line(&format!(
@@ -303,13 +300,11 @@ impl Uci {
         if legal.is_empty() {
             // Game over: report it the way Stockfish does, then `(none)` —
             // at once, or for `infinite` and `ponder` when the GUI ends the search.
-            let lost = with_variant!(self.engine.variant(), V => {
-                matches!(<V as crate::variant::Variant>::outcome(self.engine.board()), Some(Outcome::Decisive { .. }))
-            });
+            let lost = matches!(self.engine.outcome(), Some(Outcome::Decisive { .. }));
             self.out.line(&format!("info depth 0 score {}", if lost { "mate 0" } else { "cp 0" }));
-            self.owed_none = if go.infinite {
+            self.owed_none = if go.limits.infinite {
                 Some(OwedNone::Stop)
-            } else if go.ponder {
+            } else if go.limits.ponder {
                 Some(OwedNone::StopOrPonderHit)
             } else {
                 self.out.line("bestmove (none)");
@@ -317,22 +312,7 @@ impl Uci {
             };
             return;
         }
-        let limits = Limits {
-            clock: Clock {
-                wtime: go.wtime,
-                btime: go.btime,
-                winc: go.winc,
-                binc: go.binc,
-                movestogo: go.movestogo,
-                movetime: go.movetime,
-            },
-            depth: go.depth,
-            nodes: go.nodes,
-            mate: go.mate,
-            infinite: go.infinite,
-            ponder: go.ponder,
-            searchmoves,
-        };
+        let limits = Limits { searchmoves, ..go.limits };
         let out = self.out.clone();
         let reporter = Arc::new(UciReporter { out: self.out.clone(), mode });
         self.engine.go(

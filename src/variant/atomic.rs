@@ -5,7 +5,7 @@
 //! at once; kings that touch cannot check each other.
 //!
 //! # How legality is decided
-//! No move is judged by copying the board and testing it, except castling:
+//! No move is judged by copying the board and testing it:
 //! * **King steps** (never captures): legal if the destination touches the
 //!   enemy king (touching kings cancel check) or no enemy piece attacks it
 //!   once the king has left its square.
@@ -32,11 +32,11 @@
 //! decided on bitboards of the current position.
 
 use super::chess::{make_standard, validate_standard};
-use super::movegen::{self, CountSink, ListSink, Sink};
+use super::movegen::{self, Sink};
 use super::{Outcome, Variant};
 use crate::attacks::{self, between, explosion_mask, king_attacks};
 use crate::board::{Board, FenError};
-use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Rank, Role, Square};
+use crate::types::{Bitboard, Color, Move, MoveKind, Rank, Role, Square};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Atomic;
@@ -235,18 +235,12 @@ impl Variant for Atomic {
         Ok(())
     }
 
-    fn legal_moves(b: &Board, moves: &mut MoveList) {
-        generate(b, &mut ListSink(moves));
+    fn generate<S: Sink>(b: &Board, sink: &mut S) {
+        generate(b, sink);
     }
 
-    fn count_moves(b: &Board) -> u64 {
-        let mut sink = CountSink::default();
-        generate(b, &mut sink);
-        sink.0
-    }
-
-    fn play(b: &Board, m: Move) -> Board {
-        super::checked(b, m, make(b, m))
+    fn make(b: &Board, m: Move) -> Board {
+        make(b, m)
     }
 
     fn checkers(b: &Board) -> Bitboard {

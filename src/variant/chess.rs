@@ -1,11 +1,11 @@
 //! Standard chess: legal move generation with check and pin masks, and
 //! copy-make. Atomic reuses the making of non-capturing moves from here.
 
-use super::movegen::{self, CountSink, ListSink, Sink};
+use super::movegen::{self, Sink};
 use super::{Outcome, Variant};
 use crate::attacks::{self, between};
 use crate::board::{Board, FenError};
-use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Rank, Role, Square};
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Rank, Role, Square};
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Chess;
@@ -154,18 +154,12 @@ impl Variant for Chess {
         Ok(())
     }
 
-    fn legal_moves(b: &Board, moves: &mut MoveList) {
-        generate(b, &mut ListSink(moves));
+    fn generate<S: Sink>(b: &Board, sink: &mut S) {
+        generate(b, sink);
     }
 
-    fn count_moves(b: &Board) -> u64 {
-        let mut sink = CountSink::default();
-        generate(b, &mut sink);
-        sink.0
-    }
-
-    fn play(b: &Board, m: Move) -> Board {
-        super::checked(b, m, make_standard(b, m))
+    fn make(b: &Board, m: Move) -> Board {
+        make_standard(b, m)
     }
 
     fn checkers(b: &Board) -> Bitboard {

@@ -22,6 +22,7 @@ pub use push::Push;
 
 use crate::board::{Board, CastlingMode, FenError};
 use crate::types::{Bitboard, Color, Move, MoveList};
+use movegen::{CountSink, ListSink, Sink};
 use std::fmt;
 use std::str::FromStr;
 
@@ -79,18 +80,38 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Variant-specific checks on a parsed board (kings present, no opposite check).
     fn validate(b: &Board) -> Result<(), FenError>;
 
+    /// Sends every legal move to `sink` (a list, or a counter that may
+    /// count whole sets of moves at once). A variant implements this or
+    /// [`Variant::legal_moves`]; each is defined by the other.
+    fn generate<S: Sink>(b: &Board, sink: &mut S) {
+        let mut moves = MoveList::new();
+        Self::legal_moves(b, &mut moves);
+        for &m in &moves {
+            sink.one(m);
+        }
+    }
+
     /// Appends every legal move to `moves`.
-    fn legal_moves(b: &Board, moves: &mut MoveList);
+    fn legal_moves(b: &Board, moves: &mut MoveList) {
+        Self::generate(b, &mut ListSink(moves));
+    }
 
     /// Number of legal moves (bulk counting: need not build the list).
     fn count_moves(b: &Board) -> u64 {
-        let mut moves = MoveList::new();
-        Self::legal_moves(b, &mut moves);
-        moves.len() as u64
+        let mut sink = CountSink::default();
+        Self::generate(b, &mut sink);
+        sink.0
     }
 
-    /// The position after the legal move `m` (copy-make).
-    fn play(b: &Board, m: Move) -> Board;
+    /// The position after the legal move `m` (copy-make), unchecked: use
+    /// [`Variant::play`].
+    fn make(b: &Board, m: Move) -> Board;
+
+    /// The position after the legal move `m` (copy-make; debug builds check
+    /// the result's consistency).
+    fn play(b: &Board, m: Move) -> Board {
+        checked(b, m, Self::make(b, m))
+    }
 
     /// Enemy pieces giving check to the side to move, by this variant's rule.
     fn checkers(b: &Board) -> Bitboard;

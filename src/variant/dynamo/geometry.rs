@@ -7,9 +7,9 @@ use crate::types::{Color, Square};
 pub type Vector = (i8, i8);
 
 pub const KNIGHT: [Vector; 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
-pub const ORTH: [Vector; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-pub const DIAG: [Vector; 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-pub const ALL8: [Vector; 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub const ORTH: [Vector; 4] = crate::attacks::directions::ORTHOGONAL;
+pub const DIAG: [Vector; 4] = crate::attacks::directions::DIAGONAL;
+pub const ALL8: [Vector; 8] = [ORTH[0], ORTH[1], ORTH[2], ORTH[3], DIAG[0], DIAG[1], DIAG[2], DIAG[3]];
 
 pub fn file(s: Square) -> i8 {
     s.file().index() as i8

@@ -347,8 +347,8 @@ impl Variant for Dynamo {
         }
     }
 
-    fn play(b: &Board, m: Move) -> Board {
-        super::checked(b, m, make(b, m))
+    fn make(b: &Board, m: Move) -> Board {
+        make(b, m)
     }
 
     fn checkers(b: &Board) -> Bitboard {
