@@ -9,10 +9,17 @@
 //!   role taken (in atomic, the piece on the capture square: the centre of
 //!   the blast);
 //! * **countermoves**: the quiet move that last refuted a given move.
+//!
+//! Beside them, the **correction history**: how far the static evaluation
+//! missed the searched score in positions with the same pawns (by side to
+//! move), added back to later static evaluations of such positions.
 
-use super::params::{HISTORY_BONUS_BASE, HISTORY_BONUS_MAX, HISTORY_BONUS_PER_DEPTH, HISTORY_MAX};
+use super::params::{
+    CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_SIZE, CORRECTION_WEIGHT_MAX, HISTORY_BONUS_BASE, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
+};
 use crate::board::Board;
-use crate::types::{Color, Move, MoveKind};
+use crate::types::{Color, Move, MoveKind, Role};
 
 /// A piece and the square it moved to: the key of continuation histories
 /// and countermoves (12 pieces x 64 squares).
@@ -54,6 +61,8 @@ pub struct Histories {
     /// `[piece-to][victim role]`.
     capture: Box<[[i16; 6]; PIECE_TO]>,
     counter: Box<[Move; PIECE_TO]>,
+    /// `[side to move][pawn hash]`, in `1 / CORRECTION_GRAIN` centipawns.
+    correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
 }
 
 impl Default for Histories {
@@ -63,6 +72,7 @@ impl Default for Histories {
             continuation: vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice().try_into().expect("size"),
             capture: Box::new([[0; 6]; PIECE_TO]),
             counter: Box::new([Move::NONE; PIECE_TO]),
+            correction: vec![[0i32; CORRECTION_SIZE]; 2].into_boxed_slice().try_into().expect("size"),
         }
     }
 }
@@ -72,6 +82,16 @@ impl Default for Histories {
 #[inline]
 fn victim(b: &Board, m: Move) -> usize {
     if m.kind() == MoveKind::EnPassant { 0 } else { b.role_at(m.to()).map_or(0, |r| r.index()) }
+}
+
+/// Index of the pawn structure of `b` in the correction table (a hash of
+/// both sides' pawn bitboards).
+#[inline]
+fn pawn_index(b: &Board) -> usize {
+    let w = b.pieces(Color::White, Role::Pawn).0;
+    let k = b.pieces(Color::Black, Role::Pawn).0;
+    let h = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
+    (h >> 40) as usize % CORRECTION_SIZE
 }
 
 #[inline]
@@ -107,6 +127,22 @@ impl Histories {
         gravity(&mut self.capture[PieceTo::of(b, m).index()][victim(b, m)], bonus);
     }
 
+    /// `eval` (the static evaluation of `b`) corrected by what searches of
+    /// positions with the same pawns found.
+    #[inline]
+    pub fn corrected(&self, b: &Board, eval: i32) -> i32 {
+        eval + self.correction[b.turn().index()][pawn_index(b)] / CORRECTION_GRAIN
+    }
+
+    /// A search of `depth` found `diff` = score − static evaluation at `b`:
+    /// move the entry toward it, the more the deeper the search.
+    pub fn update_correction(&mut self, b: &Board, depth: i32, diff: i32) {
+        let e = &mut self.correction[b.turn().index()][pawn_index(b)];
+        let w = (depth + 1).min(CORRECTION_WEIGHT_MAX);
+        let target = diff.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
+        *e = (*e * (256 - w) + target * w) / 256;
+    }
+
     /// The move that last refuted `prev` (the opponent's last move).
     pub fn countermove(&self, prev: Option<PieceTo>) -> Move {
         prev.map_or(Move::NONE, |p| self.counter[p.index()])
@@ -136,5 +172,24 @@ mod tests {
         assert!(h as i32 >= -HISTORY_MAX && h < 0);
         assert_eq!(bonus(0), 0);
         assert!(bonus(3) > bonus(2) && bonus(60) == HISTORY_BONUS_MAX);
+    }
+
+    #[test]
+    fn correction_moves_toward_the_search_and_stays_bounded() {
+        let mut h = Histories::default();
+        let b = Board::startpos();
+        assert_eq!(h.corrected(&b, 50), 50);
+        for _ in 0..200 {
+            h.update_correction(&b, 10, 120);
+        }
+        let c = h.corrected(&b, 50) - 50;
+        assert!((100..=120).contains(&c), "correction {c}");
+        for _ in 0..500 {
+            h.update_correction(&b, 20, 100_000);
+        }
+        assert!(h.corrected(&b, 0) <= CORRECTION_LIMIT);
+        // Other pawn structures and the other side to move are untouched.
+        let other = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        assert_eq!(h.corrected(&other, 7), 7);
     }
 }

@@ -67,6 +67,14 @@ pub const HISTORY_BONUS_MAX: i32 = 2_500;
 /// Late move reductions shrink by one per this much history of the move.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
 
+/// Correction history: entries per side, fixed-point scale, the largest
+/// error (centipawns) one search may teach, and the largest weight (of 256)
+/// of one update.
+pub const CORRECTION_SIZE: usize = 16_384;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_LIMIT: i32 = 400;
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 32;
 

@@ -469,7 +469,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
 
         let in_check = V::is_check(b);
-        let eval = if in_check { -INFINITE } else { tt.map_or_else(|| V::evaluate(b), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| V::evaluate(b), |e| e.eval) };
+        let eval = if in_check { -INFINITE } else { self.histories.corrected(b, raw_eval) };
         self.stack[ply].static_eval = eval;
         // Improving: our static evaluation rose since our previous move.
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
@@ -631,7 +632,17 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { eval };
+        // Teach the correction history how far the static evaluation was
+        // off, where the score says something about it: a quiet best move
+        // (or none) and a bound on the right side of the evaluation.
+        if !in_check
+            && !score::is_mate(best)
+            && (best_move.is_none() || !V::is_tactical(b, best_move))
+            && !(bound == Bound::Lower && best <= eval || bound == Bound::Upper && best >= eval)
+        {
+            self.histories.update_correction(b, depth, best - eval);
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, best_move, score::to_tt(best, ply), stored_eval, depth, bound);
         best
     }
@@ -686,7 +697,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         // Standing pat is a lower bound only if doing nothing is safe.
         let limit = if in_check { QS_EVASION_PLIES } else { QS_THREAT_PLIES };
         let full_width = !V::stand_pat_ok(b) && qply < limit;
-        let eval = if in_check && full_width { -INFINITE } else { V::evaluate(b) };
+        let eval = if in_check && full_width { -INFINITE } else { self.histories.corrected(b, V::evaluate(b)) };
         let mut best = if full_width { -INFINITE } else { eval };
         if !full_width {
             if eval >= beta {
