@@ -592,3 +592,16 @@ fn chess960_castling_over_uci() {
         e.send("setoption name UCI_Chess960 value false");
     }
 }
+
+#[test]
+fn searchmoves_are_read_by_the_move_parser() {
+    let mut e = Engine::start();
+    e.send("position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    // Castling spelled king takes rook is understood in searchmoves too.
+    e.send("go depth 3 searchmoves e1h1");
+    assert_eq!(e.bestmove().0, "e1g1");
+    e.send("go depth 3 searchmoves e1a1 zz99");
+    let (best, lines) = e.bestmove();
+    assert_eq!(best, "e1c1");
+    assert!(lines.iter().any(|l| l == "info string ignoring searchmoves zz99: not a legal move"), "{lines:?}");
+}
