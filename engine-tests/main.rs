@@ -8,6 +8,7 @@ mod common;
 
 mod attacks;
 mod clients;
+mod datagen;
 mod differential;
 mod dynamo_rules;
 mod fen;

@@ -26,16 +26,11 @@ fn python_check_pgn(path: &str, games: u32) {
     assert!(out.status.success(), "{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }
 
-fn temp_pgn(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("fission-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_string_lossy().to_string()
-}
-
 #[test]
 fn fission_vs_fission_in_each_variant() {
     for variant in ["chess", "atomic", "push", "dynamo"] {
-        let pgn = temp_pgn(&format!("{variant}.pgn"));
+        let dir = crate::common::TempDir::new("match");
+        let pgn = dir.file(&format!("{variant}.pgn"));
         let (s, lines) = run_match(&[
             "--engine",
             FISSION,
@@ -86,7 +81,8 @@ fn broken_engines_lose_with_the_right_reason() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");
     for (mode, termination) in [("illegal", "illegal move"), ("crash", "abandoned"), ("hang", "time forfeit")] {
         let broken = format!("python3 {script} {mode}");
-        let pgn = temp_pgn(&format!("broken-{mode}.pgn"));
+        let dir = crate::common::TempDir::new("match");
+        let pgn = dir.file(&format!("broken-{mode}.pgn"));
         let (s, _) = run_match(&[
             "--engine",
             FISSION,

@@ -130,16 +130,14 @@ fn suites_are_checked_and_mismatches_followed() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(" 0 differ"), "{out}");
 
-    let dir = std::env::temp_dir().join(format!("fission-perft-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("mini.perft");
+    let dir = crate::common::TempDir::new("perft-diff");
+    let path = dir.file("mini.perft");
     std::fs::write(
         &path,
         "id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\nperft 2 400\nperft 3 8902\n\
          id wrong-in-suite\nepd 8/8/8/8/8/8/8/K1k5 w - -\nperft 1 4\n",
     )
     .unwrap();
-    let path = path.to_string_lossy().to_string();
     let (code, out, _) =
         perft_diff(&["--engine", &wrong("--at g1f3/b8c6 --drop f3g5"), "--variant", "atomic", "--suite", &path]);
     assert_eq!(code, 1, "{out}");

@@ -609,3 +609,80 @@ fn searchmoves_are_read_by_the_move_parser() {
     assert_eq!(best, "e1c1");
     assert!(lines.iter().any(|l| l == "info string ignoring searchmoves zz99: not a legal move"), "{lines:?}");
 }
+
+/// A valid atomic network file with random weights in the trained ranges.
+fn random_net_file(dir: &common::TempDir, seed: u64) -> (String, fission::nnue::network::Network) {
+    use fission::nnue::network::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network};
+    let mut rng = fission::types::SplitMix::new(seed);
+    let mut small = |range: u64| ((rng.next_u64() % (2 * range + 1)) as i64 - range as i64) as i16;
+    let fw: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| small(150)).collect();
+    let fb: [i16; HIDDEN] = std::array::from_fn(|_| small(200));
+    let ow: [i16; 2 * HIDDEN] = std::array::from_fn(|_| small(MAX_OUTPUT_WEIGHT as u64));
+    let net = Network::from_parts(fission::VariantKind::Atomic, fw, fb, ow, 321).unwrap();
+    let path = dir.file("random.fnn");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    (path, net)
+}
+
+fn eval_of(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let line = e.until("Static evaluation:").pop().unwrap();
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+#[test]
+fn eval_file_and_use_nnue() {
+    let dir = common::TempDir::new("evalfile");
+    let (path, net) = random_net_file(&dir, 17);
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines.contains(&"option name Use NNUE type check default true".to_string()));
+    assert!(lines.contains(&"option name EvalFile type string default <default>".to_string()));
+    e.send("setoption name UCI_Variant value atomic");
+    e.send("position startpos moves e2e4 d7d5 g1f3");
+    let classical = eval_of(&mut e);
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(eval_of(&mut e), classical, "no embedded atomic network yet: NNUE on and off agree");
+    e.send("setoption name Use NNUE value true");
+
+    e.send(&format!("setoption name EvalFile value {path}"));
+    let msg = e.line();
+    assert!(msg.starts_with("info string EvalFile: using") && msg.contains("atomic network, 768x128"), "{msg}");
+    let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+    for m in ["e2e4", "d7d5", "g1f3"] {
+        b = Atomic::play(&b, parse_move::<Atomic>(&b, m).unwrap());
+    }
+    let expected = net.evaluate(&net.refresh(&b), b.turn());
+    assert_eq!(eval_of(&mut e), expected);
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(eval_of(&mut e), classical);
+    e.send("setoption name Use NNUE value true");
+
+    // Bad files are reported; the network stays.
+    let bad = dir.file("bad.fnn");
+    std::fs::write(&bad, &net.to_bytes()[..1000]).unwrap();
+    for file in ["/nonexistent/net.fnn", bad.as_str()] {
+        e.send(&format!("setoption name EvalFile value {file}"));
+        let msg = e.line();
+        assert!(msg.starts_with("info string EvalFile:") && msg.ends_with("keeping the previous network"), "{msg}");
+        assert_eq!(eval_of(&mut e), expected);
+    }
+    e.send("go depth 6");
+    let (best, _) = e.bestmove();
+    assert_legal::<Atomic>(None, &["e2e4", "d7d5", "g1f3"], &best);
+
+    // An atomic network does not evaluate chess.
+    e.send("setoption name UCI_Variant value chess");
+    let chess = eval_of(&mut e);
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(eval_of(&mut e), chess);
+    e.send("setoption name Use NNUE value true");
+    e.send("setoption name UCI_Variant value atomic");
+    e.send("position startpos moves e2e4 d7d5 g1f3");
+    e.send("setoption name EvalFile value <default>");
+    assert!(e.line().contains("embedded"));
+    assert_eq!(eval_of(&mut e), classical);
+    e.send("quit");
+    assert!(e.close_and_wait().success());
+}

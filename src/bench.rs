@@ -1,10 +1,12 @@
 //! The benchmark: a fixed search of fixed positions, per variant, to a fixed
-//! depth at one thread with a 16 MB hash. Its node count is the signature of
+//! depth at one thread with a 16 MB hash, with each variant's default
+//! evaluation (the embedded network where there is one). Its node count is the signature of
 //! the search's behaviour (`Bench: N` in commit messages); it prints the final
 //! `Nodes searched` and `Nodes/second` lines that OpenBench reads.
 
 use crate::board::Board;
 use crate::eval::Evaluate;
+use crate::nnue;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
 use crate::tt::TranspositionTable;
 use crate::variant::{Atomic, Chess, Dynamo, Push, Variant};
@@ -177,7 +179,13 @@ fn bench_variant<V: Evaluate>(fens: &[&str], depth: u32, out: &mut BenchResult, 
         };
         tt.clear();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let opts = SearchOptions { threads: 1, multipv: 1, move_overhead: 0, ..SearchOptions::default() };
+        let opts = SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead: 0,
+            net: V::NAME.parse().ok().and_then(nnue::default_net),
+            ..SearchOptions::default()
+        };
         let control = Control::new(false);
         let r = search::think::<V>(&board, &[board.key()], &limits, &opts, &tt, &control, &Silent);
         out.positions += 1;

@@ -4,6 +4,10 @@
 
 use crate::board::{Board, CastlingMode, FenError};
 use crate::eval::Evaluate;
+use crate::nnue::{
+    self,
+    network::{HIDDEN, INPUTS, Network},
+};
 use crate::notation;
 use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
 use crate::tt::TranspositionTable;
@@ -56,6 +60,10 @@ pub struct Engine {
     last_position: Option<(Option<String>, Vec<String>)>,
     /// `UCI_Chess960`.
     chess960: bool,
+    /// `Use NNUE`.
+    use_nnue: bool,
+    /// The net loaded with `EvalFile` (its path and the net).
+    eval_file: Option<(String, Arc<Network>)>,
 }
 
 impl Default for Engine {
@@ -81,6 +89,8 @@ impl Engine {
             running: None,
             last_position: None,
             chess960: false,
+            use_nnue: true,
+            eval_file: None,
         }
     }
 
@@ -203,7 +213,8 @@ impl Engine {
         let board = self.board.clone();
         let history = self.history.clone();
         let tt = Arc::clone(&self.tt);
-        let opts = self.options.clone();
+        let mut opts = self.options.clone();
+        opts.net = self.active_net();
         let variant = self.variant;
         let ctl = Arc::clone(&control);
         // Shared so that the callback can still fire if no thread can start.
@@ -292,7 +303,47 @@ impl Engine {
 
     /// Static evaluation of the current position (side to move's view).
     pub fn evaluate(&self) -> i32 {
-        with_variant!(self.variant, V => V::evaluate(&self.board))
+        match self.active_net() {
+            Some(net) => net.evaluate(&net.refresh(&self.board), self.board.turn()),
+            None => with_variant!(self.variant, V => V::evaluate(&self.board)),
+        }
+    }
+
+    /// The network the next search uses: with `Use NNUE` on, the `EvalFile`
+    /// net if it is one for the current variant, else the variant's
+    /// embedded net, if it has one; `None`: the classical evaluation.
+    pub fn active_net(&self) -> Option<Arc<Network>> {
+        if !self.use_nnue {
+            return None;
+        }
+        match &self.eval_file {
+            Some((_, net)) if net.variant() == self.variant => Some(Arc::clone(net)),
+            _ => nnue::default_net(self.variant),
+        }
+    }
+
+    /// `Use NNUE`.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.wait();
+        self.use_nnue = on;
+    }
+
+    /// `EvalFile`: loads a net file (`<default>` or an empty value: back to
+    /// the embedded nets). On error the previous net stays, and the error
+    /// says why. Returns a description of the net now loaded.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let path = path.trim();
+        if path.is_empty() || path == nnue::DEFAULT_EVAL_FILE {
+            self.wait();
+            self.eval_file = None;
+            return Ok("the embedded networks".to_string());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        let what = format!("{path} ({} network, {}x{})", net.variant(), INPUTS, HIDDEN);
+        self.wait();
+        self.eval_file = Some((path.to_string(), Arc::new(net)));
+        Ok(what)
     }
 
     /// Enemy pieces checking the side to move.

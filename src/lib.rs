@@ -10,13 +10,17 @@
 //!   the search; [`engine`]: game state and search threads; [`bench`];
 //! * [`notation`]: moves as UCI text and back (rules, not protocol);
 //! * [`uci`]: the UCI front end, command parser and options;
-//! * [`tournament`]: the match runner (`fission match`).
+//! * [`tournament`]: the match runner (`fission match`);
+//! * [`nnue`]: the neural-network evaluation and its training-data format;
+//!   [`datagen`]: training positions from self-play (`fission datagen`).
 
 pub mod attacks;
 pub mod bench;
 pub mod board;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod nnue;
 pub mod notation;
 pub mod perft;
 pub mod perft_diff;

@@ -2,6 +2,8 @@
 //! (GUIs start it bare); the subcommands are tools around the engine.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use fission::datagen::{self, DatagenConfig};
+use fission::nnue::{self, network::Network};
 use fission::notation::move_to_uci;
 use fission::perft;
 use fission::perft_diff::{self, DiffConfig, DiffOutcome};
@@ -10,6 +12,7 @@ use fission::uci::{self, Output};
 use fission::{Board, Variant, VariantKind, bench, with_variant};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("FISSION_GIT_COMMIT"), ")");
@@ -58,6 +61,43 @@ enum Command {
         /// Depth of every search (1 to 64; default: the bench's own depth).
         #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
+    },
+    /// Generate NNUE training positions from self-play with a fixed node
+    /// budget per move (32-byte records, see the README; files concatenate).
+    ///
+    /// Appends to --out; an interrupted run leaves a valid file.
+    Datagen {
+        /// Variant: chess, atomic, dynamo or push.
+        #[arg(long, value_name = "NAME", value_parser = variant_arg)]
+        variant: VariantKind,
+        /// Output file (appended to).
+        #[arg(long, value_name = "FILE")]
+        out: std::path::PathBuf,
+        /// Positions to write.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        positions: u64,
+        /// Nodes searched for each move.
+        #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Games played at once.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: u32,
+        /// Random plies at the start of each game.
+        #[arg(long, value_name = "N", default_value_t = 8)]
+        random_plies: usize,
+        /// Seed of the random openings (use a different one for each shard).
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Hash table of each thread (MB).
+        #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+        /// Search with this network file (default: the variant's embedded
+        /// network, if it has one).
+        #[arg(long, value_name = "FILE", conflicts_with = "classical")]
+        eval_file: Option<std::path::PathBuf>,
+        /// Search with the classical evaluation, not a network.
+        #[arg(long)]
+        classical: bool,
     },
     /// Play engine-vs-engine matches, refereed by Fission's rules.
     Match(MatchArgs),
@@ -152,6 +192,54 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => {
             run_bench(depth);
             Ok(())
+        }
+        Some(Command::Datagen {
+            variant,
+            out,
+            positions,
+            nodes,
+            threads,
+            random_plies,
+            seed,
+            hash,
+            eval_file,
+            classical,
+        }) => {
+            let net = match (&eval_file, classical) {
+                (_, true) => None,
+                (Some(path), _) => Some(Arc::new(
+                    std::fs::read(path)
+                        .map_err(|e| e.to_string())
+                        .and_then(|b| Network::from_bytes(&b))
+                        .unwrap_or_else(|e| usage_error(&format!("--eval-file {}: {e}", path.display()))),
+                )),
+                (None, false) => nnue::default_net(variant),
+            };
+            note(&format!(
+                "evaluation: {}",
+                match (&net, &eval_file) {
+                    (None, _) => "classical".to_string(),
+                    (Some(_), Some(p)) => format!("network {}", p.display()),
+                    (Some(_), None) => "the embedded network".to_string(),
+                }
+            ));
+            let cfg = DatagenConfig {
+                variant,
+                out,
+                positions,
+                nodes,
+                threads: threads as usize,
+                random_plies,
+                seed,
+                hash_mb: hash as usize,
+                net,
+            };
+            datagen::run(&cfg, &|line: &str| note(line)).map(|s| {
+                say(&format!(
+                    "positions {} games {} (White +{} ={} -{}) in {:.1} s",
+                    s.positions, s.games, s.white_wins, s.draws, s.black_wins, s.seconds
+                ))
+            })
         }
         Some(Command::Match(args)) => {
             let sub = matches.subcommand_matches("match").expect("the match subcommand was parsed");

@@ -73,3 +73,28 @@ pub fn python_tests_enabled(module: &str) -> bool {
     }
     have
 }
+
+/// A fresh directory under the system's temporary directory, removed with
+/// its contents when dropped (tests leave nothing behind).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("fission-{tag}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+
+    /// The path of `name` inside the directory, as text.
+    pub fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

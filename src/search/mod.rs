@@ -14,12 +14,13 @@ mod worker;
 
 use crate::board::Board;
 use crate::eval::Evaluate;
+use crate::nnue::network::Network;
 use crate::timeman::{self, Budget, Clock};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use worker::Worker;
 
@@ -46,12 +47,15 @@ pub struct SearchOptions {
     /// Play the 1-ply greedy move instead of searching (a baseline opponent
     /// for strength tests, `fission --greedy`).
     pub greedy: bool,
+    /// The evaluation network (`None`: the variant's classical evaluation).
+    /// It must be one trained for the variant searched.
+    pub net: Option<Arc<Network>>,
 }
 
 /// The defaults of the `Threads`, `MultiPV` and `Move Overhead` options.
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { threads: 1, multipv: 1, move_overhead: 10, greedy: false }
+        SearchOptions { threads: 1, multipv: 1, move_overhead: 10, greedy: false, net: None }
     }
 }
 
@@ -236,6 +240,7 @@ pub fn think_with_early_answer<V: Evaluate>(
         counters: &counters,
         multipv: opts.multipv.max(1),
         published: Mutex::new(None),
+        net: opts.net.as_deref(),
     };
     let total_nodes = || counters.iter().map(|c| c.load(Ordering::Relaxed)).sum::<u64>();
     let as_result = |r: &ThreadResult, nodes: u64| SearchResult {

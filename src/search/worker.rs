@@ -9,6 +9,7 @@ use super::score::{self, DRAW, INFINITE, MATE_BOUND};
 use super::{Control, Limits, PvInfo, Reporter, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
+use crate::nnue::network::{Accumulator, Network};
 use crate::timeman::Budget;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use crate::types::{Move, MoveList};
@@ -30,6 +31,8 @@ pub struct Shared<'a> {
     /// The main thread's result after its last completed iteration, for an
     /// answer that cannot wait for the threads (see `think_with_early_answer`).
     pub published: Mutex<Option<ThreadResult>>,
+    /// The evaluation network, if the search uses one.
+    pub net: Option<&'a Network>,
 }
 
 /// What the search remembers of each ply on the current path.
@@ -98,6 +101,9 @@ pub struct Worker<'a, V> {
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
     completed_depth: u32,
+    /// With a network: the accumulator of the position at each ply of the
+    /// current path (empty without one).
+    accs: Vec<Accumulator>,
     _variant: PhantomData<V>,
 }
 
@@ -134,6 +140,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             pv_len: [0; MAX_PLY + 1],
             lmr: lmr_table(),
             completed_depth: 0,
+            accs: shared.net.map_or_else(Vec::new, |net| {
+                let mut accs = vec![Accumulator::default(); MAX_PLY + 2];
+                accs[0] = net.refresh(root);
+                accs
+            }),
             _variant: PhantomData,
         }
     }
@@ -341,6 +352,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 reporter.currmove(depth as u32, mv, i + 1);
             }
             let child = V::play(&root, mv);
+            self.push_accumulator(&root, &child, 0);
             self.keys.push(child.key());
             self.stack[0].moved = Some(PieceTo::of(&root, mv));
             self.seldepth = 0;
@@ -433,6 +445,25 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         [self.stack[ply - 1].moved, if ply >= 2 { self.stack[ply - 2].moved } else { None }]
     }
 
+    /// The static evaluation of `b`, the position at `ply` of the current path.
+    #[inline]
+    fn evaluate(&self, b: &Board, ply: usize) -> i32 {
+        match self.shared.net {
+            Some(net) => net.evaluate(&self.accs[ply], b.turn()),
+            None => V::evaluate(b),
+        }
+    }
+
+    /// `child` (reached from `b`, at `ply`) is about to be searched: its
+    /// accumulator, at `ply + 1`, follows from `b`'s.
+    #[inline]
+    fn push_accumulator(&mut self, b: &Board, child: &Board, ply: usize) {
+        if let Some(net) = self.shared.net {
+            let (done, next) = self.accs.split_at_mut(ply + 1);
+            net.update(&done[ply], b, child, &mut next[0]);
+        }
+    }
+
     fn search(&mut self, b: &Board, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
@@ -448,7 +479,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return V::evaluate(b);
+            return self.evaluate(b, ply);
         }
         // Mate distance pruning.
         alpha = alpha.max(score::mated_in(ply));
@@ -469,7 +500,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
 
         let in_check = V::is_check(b);
-        let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| V::evaluate(b), |e| e.eval) };
+        let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval) };
         let eval = if in_check { -INFINITE } else { self.histories.corrected(b, raw_eval) };
         self.stack[ply].static_eval = eval;
         // Improving: our static evaluation rose since our previous move.
@@ -488,6 +519,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let nb = b.null_move();
+                if self.shared.net.is_some() {
+                    self.accs[ply + 1] = self.accs[ply].clone();
+                }
                 self.keys.push(nb.key());
                 self.stack[ply].moved = None;
                 let s = -self.search(&nb, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -548,6 +582,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             let moved = PieceTo::of(b, m);
             let child = V::play(b, m);
+            self.push_accumulator(b, &child, ply);
             self.keys.push(child.key());
             self.stack[ply].moved = Some(moved);
             let gives_check = V::is_check(&child);
@@ -691,13 +726,13 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return V::evaluate(b);
+            return self.evaluate(b, ply);
         }
         let in_check = V::is_check(b);
         // Standing pat is a lower bound only if doing nothing is safe.
         let limit = if in_check { QS_EVASION_PLIES } else { QS_THREAT_PLIES };
         let full_width = !V::stand_pat_ok(b) && qply < limit;
-        let eval = if in_check && full_width { -INFINITE } else { self.histories.corrected(b, V::evaluate(b)) };
+        let eval = if in_check && full_width { -INFINITE } else { self.histories.corrected(b, self.evaluate(b, ply)) };
         let mut best = if full_width { -INFINITE } else { eval };
         if !full_width {
             if eval >= beta {
@@ -737,6 +772,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if !tactical && !full_width && !V::is_check(&child) {
                 continue;
             }
+            self.push_accumulator(b, &child, ply);
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;
@@ -754,7 +790,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if best == -INFINITE {
             // In check at the evasion limit with only losing replies judged:
             // fall back to the static evaluation.
-            best = V::evaluate(b);
+            best = self.evaluate(b, ply);
         }
         best
     }

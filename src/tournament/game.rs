@@ -4,7 +4,7 @@ use super::uci_engine::{UciEngine, WaitError};
 use crate::board::Board;
 use crate::notation::{move_to_uci, parse_move};
 use crate::types::{Color, Move};
-use crate::variant::{Outcome, Variant};
+use crate::variant::{Variant, game_end};
 use std::time::{Duration, Instant};
 
 /// A time control: base time and increment, in milliseconds.
@@ -116,22 +116,12 @@ pub fn play<V: Variant>(
     }
     loop {
         // The rules first.
-        if let Some(o) = V::outcome(&board) {
-            let (winner, reason) = match o {
-                Outcome::Decisive { winner } => {
-                    let how = if V::variant_outcome(&board).is_some() { "king destroyed" } else { "checkmate" };
-                    (Some(winner), format!("{} wins by {how}", if winner.is_white() { "White" } else { "Black" }))
-                }
-                Outcome::Draw if V::count_moves(&board) == 0 => (None, "stalemate".to_string()),
-                Outcome::Draw => (None, "insufficient material".to_string()),
+        if let Some(end) = game_end::<V>(&board, &keys) {
+            let reason = match end.winner {
+                Some(w) => format!("{} wins by {}", if w.is_white() { "White" } else { "Black" }, end.reason),
+                None => end.reason.to_string(),
             };
-            return finish(moves, winner, Termination::Normal, reason);
-        }
-        if keys.iter().filter(|&&k| k == board.key()).count() >= 3 {
-            return finish(moves, None, Termination::Normal, "threefold repetition".into());
-        }
-        if V::FIFTY_MOVE_RULE && board.halfmoves() >= 100 {
-            return finish(moves, None, Termination::Normal, "50-move rule".into());
+            return finish(moves, end.winner, Termination::Normal, reason);
         }
 
         let side = board.turn();

@@ -277,6 +277,11 @@ impl Uci {
             OptionChange::Ponder(_) => {}
             OptionChange::MoveOverhead(ms) => self.engine.options.move_overhead = ms,
             OptionChange::Chess960(on) => self.engine.set_chess960(on),
+            OptionChange::UseNnue(on) => self.engine.set_use_nnue(on),
+            OptionChange::EvalFile(path) => match self.engine.set_eval_file(&path) {
+                Ok(what) => self.out.info_string(&format!("EvalFile: using {what}")),
+                Err(e) => self.out.info_string(&format!("EvalFile: {e}; keeping the previous network")),
+            },
         }
         if self.debug {
             self.out.info_string(&format!("set {name}"));

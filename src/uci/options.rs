@@ -21,6 +21,8 @@ pub enum OptionChange {
     Ponder(bool),
     MoveOverhead(u64),
     Chess960(bool),
+    UseNnue(bool),
+    EvalFile(String),
 }
 
 /// The `option ...` lines printed after `uci`. The defaults are the
@@ -38,6 +40,8 @@ pub fn declarations() -> Vec<String> {
         format!("option name Move Overhead type spin default {} min 0 max {MOVE_OVERHEAD_MAX}", d.move_overhead),
         format!("option name UCI_Variant type combo default {} {}", VariantKind::Chess.name(), vars.join(" ")),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name Use NNUE type check default true".to_string(),
+        format!("option name EvalFile type string default {}", crate::nnue::DEFAULT_EVAL_FILE),
     ]
 }
 
@@ -79,6 +83,8 @@ pub fn parse_option(name: &str, value: Option<&str>) -> Result<OptionChange, Str
         }
         "ponder" => check("Ponder", value).map(OptionChange::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
+        "use nnue" => check("Use NNUE", value).map(OptionChange::UseNnue),
+        "evalfile" => Ok(OptionChange::EvalFile(value.unwrap_or("").trim().to_string())),
         _ => Err(format!("No such option: {}", name.trim())),
     }
 }

@@ -157,6 +157,36 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// A game that is over, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// `None`: a draw.
+    pub winner: Option<Color>,
+    /// "king destroyed", "checkmate", "stalemate", "insufficient material",
+    /// "threefold repetition" or "50-move rule".
+    pub reason: &'static str,
+}
+
+/// Whether the game whose position keys so far (oldest first, ending with
+/// `b`'s) are `keys` is over: by the rules on the board, by threefold
+/// repetition or by the 50-move rule (in the variants that have it).
+pub fn game_end<V: Variant>(b: &Board, keys: &[u64]) -> Option<GameEnd> {
+    if let Some(o) = V::outcome(b) {
+        return Some(match o {
+            Outcome::Decisive { winner } => GameEnd {
+                winner: Some(winner),
+                reason: if V::variant_outcome(b).is_some() { "king destroyed" } else { "checkmate" },
+            },
+            Outcome::Draw if V::count_moves(b) == 0 => GameEnd { winner: None, reason: "stalemate" },
+            Outcome::Draw => GameEnd { winner: None, reason: "insufficient material" },
+        });
+    }
+    if keys.iter().filter(|&&k| k == b.key()).count() >= 3 {
+        return Some(GameEnd { winner: None, reason: "threefold repetition" });
+    }
+    (V::FIFTY_MOVE_RULE && b.halfmoves() >= 100).then_some(GameEnd { winner: None, reason: "50-move rule" })
+}
+
 /// Debug builds check every made move: bitboards agree with the mailbox and
 /// the incremental key with the recomputed one.
 #[inline(always)]

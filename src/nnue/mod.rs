@@ -1,0 +1,36 @@
+//! NNUE: a small neural network evaluation, efficiently updatable.
+//!
+//! * [`data`]: the training-record format written by `fission datagen`
+//!   and read by the trainer (`trainer/` in the workspace);
+//! * [`network`]: the network, its accumulators and its file format.
+pub mod data;
+pub mod network;
+
+use crate::variant::VariantKind;
+use network::Network;
+use std::sync::{Arc, OnceLock};
+
+/// The `EvalFile` value that means the embedded networks.
+pub const DEFAULT_EVAL_FILE: &str = "<default>";
+
+/// The networks embedded in the binary, by variant (see the README, "NNUE",
+/// for how each was made). A variant without one is evaluated classically.
+const EMBEDDED: &[(VariantKind, &[u8])] = &[];
+
+/// The network embedded for `variant`, if it has one.
+pub fn default_net(variant: VariantKind) -> Option<Arc<Network>> {
+    static NETS: OnceLock<Vec<(VariantKind, Arc<Network>)>> = OnceLock::new();
+    NETS.get_or_init(|| {
+        EMBEDDED
+            .iter()
+            .filter_map(|&(v, bytes)| {
+                let net = Network::from_bytes(bytes);
+                debug_assert!(net.is_ok(), "the embedded {v} network is valid");
+                net.ok().filter(|n| n.variant() == v).map(|n| (v, Arc::new(n)))
+            })
+            .collect()
+    })
+    .iter()
+    .find(|(v, _)| *v == variant)
+    .map(|(_, n)| Arc::clone(n))
+}

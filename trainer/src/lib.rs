@@ -1,0 +1,549 @@
+//! The NNUE trainer: fits Fission's (768 → H) × 2 → 1 SCReLU network to
+//! `fission datagen` records on the CPU.
+//!
+//! * **Inputs**: each record's pieces as the engine's features
+//!   ([`fission::nnue::network::feature`]), from the side to move's and the
+//!   other side's point of view: sparse, at most 32 active of 768.
+//! * **Target**: `λ · sigmoid(score / SCALE) + (1 − λ) · result`, the search
+//!   score blended with the game's result (both from the side to move's
+//!   view); `λ` is `1 − wdl`.
+//! * **Loss**: squared error between `sigmoid(output)` and the target; the
+//!   output is in units of `SCALE` centipawns, as in the engine.
+//! * **Optimiser**: Adam over mini-batches, the batch split over threads
+//!   (each accumulates the gradient of its share; the shares are summed);
+//!   the learning rate drops by `lr_gamma` every `lr_step` epochs. Weights
+//!   are clipped after each step to the ranges the quantised net can hold.
+//! * **Sparse kernels by hand**: the forward pass adds one weight row per
+//!   active feature; the backward pass adds the hidden gradient to the same
+//!   rows only. No tensor library: at this size the work is a few dense
+//!   row additions per position, which the compiler vectorises.
+//!
+//! [`quantise`] turns the float weights into the engine's net file.
+
+use fission::VariantKind;
+use fission::nnue::data::Record;
+use fission::nnue::network::{self, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE};
+use fission::types::SplitMix;
+use std::time::Instant;
+
+/// The largest feature weight or bias magnitude: quantised at `QA` it is
+/// 505, so 32 features and the bias stay within an `i16`.
+pub const FEATURE_CLIP: f32 = 1.98;
+/// The largest output weight magnitude (quantised at `QB`: 127).
+pub const OUTPUT_CLIP: f32 = (MAX_OUTPUT_WEIGHT - 1) as f32 / QB as f32;
+
+/// The float network being trained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `[feature][HIDDEN]`, flattened.
+    pub ft_w: Vec<f32>,
+    pub ft_b: Vec<f32>,
+    /// `[2 * HIDDEN]`: side to move's half first.
+    pub out_w: Vec<f32>,
+    pub out_b: f32,
+}
+
+const PARAMS: usize = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
+
+impl Model {
+    /// Small random weights (uniform, scaled by the fan-in).
+    pub fn random(seed: u64) -> Model {
+        let mut rng = SplitMix::new(seed);
+        let mut uniform = |scale: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale;
+        let ft_scale = 1.0 / (32.0f32).sqrt();
+        let out_scale = 1.0 / ((2 * HIDDEN) as f32).sqrt();
+        Model {
+            ft_w: (0..INPUTS * HIDDEN).map(|_| uniform(ft_scale) * 0.25).collect(),
+            ft_b: (0..HIDDEN).map(|_| uniform(ft_scale) * 0.25 + 0.25).collect(),
+            out_w: (0..2 * HIDDEN).map(|_| uniform(out_scale)).collect(),
+            out_b: 0.0,
+        }
+    }
+
+    /// All parameters as one vector (for checkpoints and the optimiser).
+    fn flat(&self) -> Vec<f32> {
+        let mut v = Vec::with_capacity(PARAMS);
+        v.extend_from_slice(&self.ft_w);
+        v.extend_from_slice(&self.ft_b);
+        v.extend_from_slice(&self.out_w);
+        v.push(self.out_b);
+        v
+    }
+
+    fn from_flat(v: &[f32]) -> Model {
+        let (ft_w, rest) = v.split_at(INPUTS * HIDDEN);
+        let (ft_b, rest) = rest.split_at(HIDDEN);
+        let (out_w, rest) = rest.split_at(2 * HIDDEN);
+        Model { ft_w: ft_w.to_vec(), ft_b: ft_b.to_vec(), out_w: out_w.to_vec(), out_b: rest[0] }
+    }
+
+    /// A float checkpoint: `b"FSCK"`, `u32` hidden size, the parameters as
+    /// little-endian `f32` (feature weights, feature biases, output weights,
+    /// output bias).
+    pub fn to_checkpoint(&self) -> Vec<u8> {
+        let mut out = b"FSCK".to_vec();
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for x in self.flat() {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+
+    pub fn from_checkpoint(bytes: &[u8]) -> Result<Model, String> {
+        if bytes.len() != 8 + 4 * PARAMS || &bytes[..4] != b"FSCK" {
+            return Err(format!("not a checkpoint of a {INPUTS}x{HIDDEN} network"));
+        }
+        if u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize != HIDDEN {
+            return Err("checkpoint of another hidden size".into());
+        }
+        let v: Vec<f32> =
+            bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        Ok(Model::from_flat(&v))
+    }
+
+    /// The raw output (units of `SCALE` centipawns) for the record.
+    pub fn output(&self, r: &Record) -> f32 {
+        let f = Features::of(r, false);
+        let mut scratch = Scratch::default();
+        self.forward(&f, &mut scratch)
+    }
+
+    fn forward(&self, f: &Features, s: &mut Scratch) -> f32 {
+        let mut out = self.out_b;
+        for side in 0..2 {
+            let acc = &mut s.acc[side];
+            acc.copy_from_slice(&self.ft_b);
+            for &feat in &f.active[side][..f.len] {
+                let row = &self.ft_w[feat as usize * HIDDEN..(feat as usize + 1) * HIDDEN];
+                for (a, w) in acc.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+            let weights = &self.out_w[side * HIDDEN..(side + 1) * HIDDEN];
+            for (a, w) in acc.iter().zip(weights) {
+                let c = a.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        out
+    }
+}
+
+/// The active features of a record from the side to move's view (`[0]`)
+/// and the other side's (`[1]`).
+struct Features {
+    active: [[u16; 32]; 2],
+    len: usize,
+}
+
+impl Features {
+    /// The features of `r`; with `mirror`, of its mirror image left to
+    /// right (files a and h swapped), which the rules of every variant
+    /// value the same (castling rights are not an input).
+    fn of(r: &Record, mirror: bool) -> Features {
+        let mut active = [[0u16; 32]; 2];
+        let mut len = 0;
+        for (sq, p) in r.pieces() {
+            let sq = if mirror { fission::Square::new(sq.u8() ^ 7) } else { sq };
+            active[0][len] = network::feature(r.stm, p, sq) as u16;
+            active[1][len] = network::feature(!r.stm, p, sq) as u16;
+            len += 1;
+        }
+        Features { active, len }
+    }
+}
+
+struct Scratch {
+    acc: [[f32; HIDDEN]; 2],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch { acc: [[0.0; HIDDEN]; 2] }
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a record: the blend of its score and its result.
+pub fn target(r: &Record, wdl: f32) -> f32 {
+    let score = sigmoid(r.stm_score() as f32 / SCALE as f32);
+    (1.0 - wdl) * score + wdl * r.stm_result()
+}
+
+/// Gradient buffers of one thread.
+struct Gradient {
+    g: Vec<f32>,
+    loss: f64,
+}
+
+impl Gradient {
+    fn new() -> Gradient {
+        Gradient { g: vec![0.0; PARAMS], loss: 0.0 }
+    }
+}
+
+const FT_B: usize = INPUTS * HIDDEN;
+const OUT_W: usize = FT_B + HIDDEN;
+const OUT_B: usize = OUT_W + 2 * HIDDEN;
+
+impl Model {
+    /// Adds the loss and gradient of `records` to `grad`; with `mirror`,
+    /// every other record (by `parity`) is seen mirrored left to right.
+    fn accumulate(&self, records: &[Record], wdl: f32, mirror: bool, parity: usize, grad: &mut Gradient) {
+        let mut s = Scratch::default();
+        for (i, r) in records.iter().enumerate() {
+            let f = Features::of(r, mirror && (i + parity) % 2 == 1);
+            let out = self.forward(&f, &mut s);
+            let pred = sigmoid(out);
+            let err = pred - target(r, wdl);
+            grad.loss += (err * err) as f64;
+            let g = 2.0 * err * pred * (1.0 - pred);
+            grad.g[OUT_B] += g;
+            for side in 0..2 {
+                let acc = &s.acc[side];
+                let w = &self.out_w[side * HIDDEN..(side + 1) * HIDDEN];
+                let mut hidden = [0f32; HIDDEN];
+                {
+                    let gw = &mut grad.g[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+                    for i in 0..HIDDEN {
+                        let a = acc[i];
+                        let c = a.clamp(0.0, 1.0);
+                        gw[i] += g * c * c;
+                        hidden[i] = if a > 0.0 && a < 1.0 { g * w[i] * 2.0 * a } else { 0.0 };
+                    }
+                }
+                for (gb, h) in grad.g[FT_B..FT_B + HIDDEN].iter_mut().zip(&hidden) {
+                    *gb += h;
+                }
+                for &feat in &f.active[side][..f.len] {
+                    let at = feat as usize * HIDDEN;
+                    for (gr, h) in grad.g[at..at + HIDDEN].iter_mut().zip(&hidden) {
+                        *gr += h;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Mean loss over `records`, on `threads` threads.
+    pub fn loss(&self, records: &[Record], wdl: f32, threads: usize) -> f64 {
+        if records.is_empty() {
+            return 0.0;
+        }
+        let chunk = records.len().div_ceil(threads.max(1));
+        let total: f64 = std::thread::scope(|s| {
+            let handles: Vec<_> = records
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut sc = Scratch::default();
+                        part.iter()
+                            .map(|r| {
+                                let e = sigmoid(self.forward(&Features::of(r, false), &mut sc)) - target(r, wdl);
+                                (e * e) as f64
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("loss thread")).sum()
+        });
+        total / records.len() as f64
+    }
+}
+
+/// Adam's state.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        for i in 0..params.len() {
+            let g = grad[i];
+            if g == 0.0 && self.m[i] == 0.0 {
+                continue; // a feature absent from the batch and never seen
+            }
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
+            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g * g;
+            params[i] -= lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + EPS);
+        }
+    }
+}
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// The learning rate is multiplied by `lr_gamma` every `lr_step` epochs.
+    pub lr_step: usize,
+    pub lr_gamma: f32,
+    /// Weight of the game result in the target (0: score only).
+    pub wdl: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Train on left-right mirror images of half the positions (a new half
+    /// each epoch): twice the distinct positions for the same data.
+    pub mirror: bool,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            epochs: 12,
+            batch: 16_384,
+            lr: 0.001,
+            lr_step: 8,
+            lr_gamma: 0.1,
+            wdl: 0.3,
+            threads: 2,
+            seed: 1,
+            mirror: true,
+        }
+    }
+}
+
+/// One epoch's figures.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub validation_loss: f64,
+    pub seconds: f64,
+    pub positions_per_second: f64,
+    pub lr: f32,
+}
+
+/// Trains `model` on `train` for `cfg.epochs` epochs; after each epoch
+/// `each` gets the report and the model (to write a checkpoint).
+pub fn train(
+    model: &mut Model,
+    train: &mut [Record],
+    validation: &[Record],
+    cfg: &TrainConfig,
+    mut each: impl FnMut(&EpochReport, &Model),
+) {
+    let mut rng = SplitMix::new(cfg.seed);
+    let mut params = model.flat();
+    let mut adam = Adam { m: vec![0.0; PARAMS], v: vec![0.0; PARAMS], t: 0 };
+    let threads = cfg.threads.max(1);
+    let mut grads: Vec<Gradient> = (0..threads).map(|_| Gradient::new()).collect();
+    let mut sum = vec![0f32; PARAMS];
+    for epoch in 1..=cfg.epochs {
+        let start = Instant::now();
+        let lr = cfg.lr * cfg.lr_gamma.powi(((epoch - 1) / cfg.lr_step.max(1)) as i32);
+        // Fisher-Yates with the run's seed: a new order each epoch.
+        for i in (1..train.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            train.swap(i, j);
+        }
+        let mut loss = 0.0f64;
+        for batch in train.chunks(cfg.batch.max(1)) {
+            let current = Model::from_flat(&params);
+            let share = batch.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                for (part, grad) in batch.chunks(share).zip(grads.iter_mut()) {
+                    let current = &current;
+                    s.spawn(move || {
+                        grad.g.iter_mut().for_each(|x| *x = 0.0);
+                        grad.loss = 0.0;
+                        current.accumulate(part, cfg.wdl, cfg.mirror, epoch, grad);
+                    });
+                }
+            });
+            let parts = batch.len().div_ceil(share);
+            let scale = 1.0 / batch.len() as f32;
+            sum.iter_mut().for_each(|x| *x = 0.0);
+            for grad in &grads[..parts] {
+                loss += grad.loss;
+                for (s, g) in sum.iter_mut().zip(&grad.g) {
+                    *s += g * scale;
+                }
+            }
+            adam.step(&mut params, &sum, lr);
+            clip(&mut params);
+        }
+        *model = Model::from_flat(&params);
+        let seconds = start.elapsed().as_secs_f64();
+        let report = EpochReport {
+            epoch,
+            train_loss: loss / train.len().max(1) as f64,
+            validation_loss: model.loss(validation, cfg.wdl, threads),
+            seconds,
+            positions_per_second: train.len() as f64 / seconds.max(1e-9),
+            lr,
+        };
+        each(&report, model);
+    }
+}
+
+fn clip(params: &mut [f32]) {
+    for x in &mut params[..OUT_W] {
+        *x = x.clamp(-FEATURE_CLIP, FEATURE_CLIP);
+    }
+    for x in &mut params[OUT_W..OUT_B] {
+        *x = x.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
+    }
+}
+
+/// The engine's quantised net for `model`.
+pub fn quantise(model: &Model, variant: VariantKind) -> Result<Network, String> {
+    let q = |x: f32, scale: i32, limit: i32| (x * scale as f32).round().clamp(-limit as f32, limit as f32) as i32;
+    let fw: Vec<i16> = model.ft_w.iter().map(|&x| q(x, QA, i16::MAX as i32) as i16).collect();
+    let mut fb = [0i16; HIDDEN];
+    for (d, &x) in fb.iter_mut().zip(&model.ft_b) {
+        *d = q(x, QA, i16::MAX as i32) as i16;
+    }
+    let mut ow = [0i16; 2 * HIDDEN];
+    for (d, &x) in ow.iter_mut().zip(&model.out_w) {
+        *d = q(x, QB, MAX_OUTPUT_WEIGHT) as i16;
+    }
+    let ob = q(model.out_b, QA * QB, i32::MAX / 2);
+    Network::from_parts(variant, fw, fb, ow, ob)
+}
+
+/// The board of a record: its pieces and side to move (no castling rights,
+/// en passant or variant state: they are not in the record).
+pub fn board_of(r: &Record) -> fission::Board {
+    let mut b = fission::Board::empty();
+    for (sq, p) in r.pieces() {
+        b.put(sq, p);
+    }
+    if r.stm == fission::Color::Black {
+        b.pass_turn(false);
+    }
+    b
+}
+
+/// The engine's evaluation of a record's position with `net` (centipawns,
+/// side to move), from a freshly computed accumulator.
+pub fn engine_eval(net: &Network, r: &Record) -> i32 {
+    net.evaluate(&net.refresh(&board_of(r)), r.stm)
+}
+
+/// The loss of an evaluation function (centipawns, side to move) on
+/// `records`: a yardstick for the net's (e.g. the classical evaluation's).
+pub fn eval_loss(records: &[Record], wdl: f32, eval: impl Fn(&Record) -> i32) -> f64 {
+    let total: f64 = records
+        .iter()
+        .map(|r| {
+            let e = sigmoid(eval(r) as f32 / SCALE as f32) - target(r, wdl);
+            (e * e) as f64
+        })
+        .sum();
+    total / records.len().max(1) as f64
+}
+
+/// Splits records into training and validation by game: a game's records
+/// are contiguous in a datagen file with rising plies, so a record whose ply
+/// is not above the previous one starts a new game; each game goes to
+/// validation with probability `fraction` (positions of one game are
+/// alike, and must not be on both sides).
+pub fn split(records: Vec<Record>, fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
+    let mut rng = SplitMix::new(seed ^ 0x5EED);
+    let cut = (fraction.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+    let (mut train, mut validation) = (Vec::with_capacity(records.len()), Vec::new());
+    let mut to_validation = false;
+    let mut last_ply = None;
+    for r in records {
+        if last_ply.is_none_or(|p| r.ply <= p) {
+            to_validation = rng.next_u64() < cut;
+        }
+        last_ply = Some(r.ply);
+        if to_validation { validation.push(r) } else { train.push(r) }
+    }
+    (train, validation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fission::nnue::data::{Record, result_code};
+    use fission::{Atomic, Color, MoveList, Role, Variant};
+
+    /// Positions from random atomic games, labelled with a score the net
+    /// can learn: the material balance (pawn 100, minor 300, rook 500,
+    /// queen 900) from White's view, and the result by its sign.
+    fn synthetic(n: usize, seed: u64) -> Vec<Record> {
+        let value = [100, 300, 300, 500, 900, 0];
+        let mut rng = SplitMix::new(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+            for ply in 0..60u16 {
+                let mut moves = MoveList::new();
+                Atomic::legal_moves(&b, &mut moves);
+                if moves.is_empty() || Atomic::outcome(&b).is_some() {
+                    break;
+                }
+                b = Atomic::play(&b, moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                let material = |c: Color| -> i32 {
+                    Role::ALL.iter().map(|&r| b.pieces(c, r).count() as i32 * value[r.index()]).sum()
+                };
+                let white = material(Color::White) - material(Color::Black);
+                let winner = (white != 0).then_some(if white > 0 { Color::White } else { Color::Black });
+                out.push(Record::new(&b, VariantKind::Atomic, white as i16, result_code(winner), ply).unwrap());
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn a_tiny_training_run_learns_and_quantises_faithfully() {
+        let (mut train_set, validation) = split(synthetic(6_000, 1), 0.1, 1);
+        assert!(!validation.is_empty() && train_set.len() > 4_000);
+        let cfg = TrainConfig { epochs: 15, batch: 256, lr: 0.003, lr_step: 10, threads: 2, ..TrainConfig::default() };
+        let mut model = Model::random(1);
+        let before = model.loss(&validation, cfg.wdl, 2);
+        let mut losses = Vec::new();
+        train(&mut model, &mut train_set, &validation, &cfg, |r, _| losses.push(r.validation_loss));
+        let after = *losses.last().unwrap();
+        assert!(after < before * 0.5, "validation loss {before} -> {after}");
+        assert!(losses[losses.len() - 1] < losses[0], "{losses:?}");
+
+        let net = quantise(&model, VariantKind::Atomic).unwrap();
+        let net = Network::from_bytes(&net.to_bytes()).unwrap();
+        let diff: f32 = validation
+            .iter()
+            .map(|r| (model.output(r) * SCALE as f32 - engine_eval(&net, r) as f32).abs())
+            .sum::<f32>()
+            / validation.len() as f32;
+        assert!(diff < 10.0, "quantisation moves the evaluation by {diff} cp on average");
+    }
+
+    #[test]
+    fn checkpoints_round_trip() {
+        let m = Model::random(3);
+        assert_eq!(Model::from_checkpoint(&m.to_checkpoint()).unwrap(), m);
+        assert!(Model::from_checkpoint(b"FSCK").is_err());
+    }
+
+    #[test]
+    fn the_split_keeps_games_together() {
+        let records = synthetic(2_000, 2);
+        let (train_set, validation) = split(records.clone(), 0.3, 5);
+        assert_eq!(train_set.len() + validation.len(), records.len());
+        // A game's records are consecutive with rising plies in each part.
+        for part in [&train_set, &validation] {
+            for w in part.windows(2) {
+                if w[1].ply > w[0].ply {
+                    assert_eq!(w[1].ply, w[0].ply + 1, "a game was split");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! `fission-trainer`: trains a network from `fission datagen` files and
+//! writes the engine's quantised net file. See the README ("NNUE").
+
+use clap::Parser;
+use fission::VariantKind;
+use fission::eval::Evaluate;
+use fission::nnue::data::read_records;
+use fission::nnue::network::SCALE;
+use fission::with_variant;
+use fission_trainer::{Model, TrainConfig, board_of, engine_eval, eval_loss, quantise, split, train};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Train Fission's NNUE evaluation on the CPU.
+#[derive(Parser)]
+#[command(name = "fission-trainer", version, about)]
+struct Args {
+    /// Data files written by `fission datagen` (read whole into memory).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The net file to write (the engine's format; loadable with `EvalFile`).
+    #[arg(long)]
+    out: PathBuf,
+    /// Variant whose records are used (others are skipped); the net is for it.
+    #[arg(long, default_value = "atomic", value_parser = |s: &str| s.parse::<VariantKind>())]
+    variant: VariantKind,
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's learning rate at the start.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// The learning rate is multiplied by --lr-gamma every --lr-step epochs.
+    #[arg(long, default_value_t = 8)]
+    lr_step: usize,
+    #[arg(long, default_value_t = 0.1)]
+    lr_gamma: f32,
+    /// Weight of the game result in the target (the rest: the search score).
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    /// Share of the games held out for the validation loss.
+    #[arg(long, default_value_t = 0.02)]
+    validation: f64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Do not train on left-right mirror images of the positions.
+    #[arg(long)]
+    no_mirror: bool,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write a float checkpoint and the quantised net after every epoch here.
+    #[arg(long)]
+    checkpoints: Option<PathBuf>,
+    /// Start from a float checkpoint instead of random weights.
+    #[arg(long)]
+    resume: Option<PathBuf>,
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let mut records = Vec::new();
+    for path in &args.data {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let all = read_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let n = all.len();
+        records.extend(all.into_iter().filter(|r| r.variant == args.variant));
+        eprintln!("{}: {n} records", path.display());
+    }
+    if records.is_empty() {
+        return Err(format!("no {} records in the data", args.variant));
+    }
+    let (mut train_set, validation) = split(records, args.validation, args.seed);
+    eprintln!("training on {} positions, validating on {}", train_set.len(), validation.len());
+    let mut model = match &args.resume {
+        Some(p) => Model::from_checkpoint(&std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?)?,
+        None => Model::random(args.seed),
+    };
+    let cfg = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lr_step: args.lr_step,
+        lr_gamma: args.lr_gamma,
+        wdl: args.wdl,
+        threads: args.threads,
+        seed: args.seed,
+        mirror: !args.no_mirror,
+    };
+    eprintln!("validation loss before training: {:.6}", model.loss(&validation, cfg.wdl, cfg.threads));
+    let classical = with_variant!(args.variant, V => eval_loss(&validation, cfg.wdl, |r| V::evaluate(&board_of(r))));
+    eprintln!("validation loss of the classical evaluation: {classical:.6}");
+    let mut failure = None;
+    train(&mut model, &mut train_set, &validation, &cfg, |r, m| {
+        println!(
+            "epoch {:>3}  lr {:.2e}  train loss {:.6}  validation loss {:.6}  {:.1} s  {:.0} positions/s",
+            r.epoch, r.lr, r.train_loss, r.validation_loss, r.seconds, r.positions_per_second
+        );
+        if let Some(dir) = &args.checkpoints {
+            let write = || -> Result<(), String> {
+                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+                std::fs::write(dir.join(format!("epoch{}.ckpt", r.epoch)), m.to_checkpoint())
+                    .map_err(|e| e.to_string())?;
+                let net = quantise(m, args.variant)?;
+                std::fs::write(dir.join(format!("epoch{}.fnn", r.epoch)), net.to_bytes()).map_err(|e| e.to_string())
+            };
+            if let Err(e) = write() {
+                failure.get_or_insert(format!("cannot write a checkpoint into {}: {e}", dir.display()));
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let net = quantise(&model, args.variant)?;
+    std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    // How far quantisation moves the evaluation, on the validation positions.
+    let sample = &validation[..validation.len().min(20_000)];
+    if !sample.is_empty() {
+        let diff: f64 = sample
+            .iter()
+            .map(|r| ((model.output(r) * SCALE as f32) as f64 - engine_eval(&net, r) as f64).abs())
+            .sum::<f64>()
+            / sample.len() as f64;
+        println!(
+            "quantised net: mean |float - engine| evaluation difference {diff:.2} cp over {} positions",
+            sample.len()
+        );
+    }
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Args::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fission-trainer: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
