@@ -449,7 +449,10 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     #[inline]
     fn evaluate(&self, b: &Board, ply: usize) -> i32 {
         match self.shared.net {
-            Some(net) => net.evaluate(&self.accs[ply], b.turn()),
+            Some(net) => {
+                debug_assert!(self.accs[ply] == net.refresh(b), "stale accumulator at ply {ply}");
+                net.evaluate(&self.accs[ply], b.turn())
+            }
             None => V::evaluate(b),
         }
     }
