@@ -641,18 +641,22 @@ fn eval_file_and_use_nnue() {
     assert!(lines.contains(&"option name EvalFile type string default <default>".to_string()));
     e.send("setoption name UCI_Variant value atomic");
     e.send("position startpos moves e2e4 d7d5 g1f3");
-    let classical = eval_of(&mut e);
+    let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+    for m in ["e2e4", "d7d5", "g1f3"] {
+        b = Atomic::play(&b, parse_move::<Atomic>(&b, m).unwrap());
+    }
+    // The embedded atomic network by default, the classical evaluation without NNUE.
+    let embedded = fission::nnue::default_net(fission::VariantKind::Atomic).expect("an embedded atomic network");
+    let embedded_eval = embedded.evaluate(&embedded.refresh(&b), b.turn());
+    assert_eq!(eval_of(&mut e), embedded_eval);
     e.send("setoption name Use NNUE value false");
-    assert_eq!(eval_of(&mut e), classical, "no embedded atomic network yet: NNUE on and off agree");
+    let classical = eval_of(&mut e);
+    assert_eq!(classical, <Atomic as fission::eval::Evaluate>::evaluate(&b));
     e.send("setoption name Use NNUE value true");
 
     e.send(&format!("setoption name EvalFile value {path}"));
     let msg = e.line();
     assert!(msg.starts_with("info string EvalFile: using") && msg.contains("atomic network, 768x128"), "{msg}");
-    let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
-    for m in ["e2e4", "d7d5", "g1f3"] {
-        b = Atomic::play(&b, parse_move::<Atomic>(&b, m).unwrap());
-    }
     let expected = net.evaluate(&net.refresh(&b), b.turn());
     assert_eq!(eval_of(&mut e), expected);
     e.send("setoption name Use NNUE value false");
@@ -682,7 +686,7 @@ fn eval_file_and_use_nnue() {
     e.send("position startpos moves e2e4 d7d5 g1f3");
     e.send("setoption name EvalFile value <default>");
     assert!(e.line().contains("embedded"));
-    assert_eq!(eval_of(&mut e), classical);
+    assert_eq!(eval_of(&mut e), embedded_eval);
     e.send("quit");
     assert!(e.close_and_wait().success());
 }

@@ -15,7 +15,7 @@ pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
 /// The networks embedded in the binary, by variant (see the README, "NNUE",
 /// for how each was made). A variant without one is evaluated classically.
-const EMBEDDED: &[(VariantKind, &[u8])] = &[];
+const EMBEDDED: &[(VariantKind, &[u8])] = &[(VariantKind::Atomic, include_bytes!("../../nets/atomic.fnn"))];
 
 /// The network embedded for `variant`, if it has one.
 pub fn default_net(variant: VariantKind) -> Option<Arc<Network>> {
