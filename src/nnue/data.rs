@@ -52,7 +52,8 @@ pub fn variant_code(v: VariantKind) -> u8 {
     }
 }
 
-fn variant_from_code(c: u8) -> Option<VariantKind> {
+/// The variant of a record's (or a net file's) variant number.
+pub fn variant_from_code(c: u8) -> Option<VariantKind> {
     VariantKind::ALL.into_iter().find(|&v| variant_code(v) == c)
 }
 
@@ -86,6 +87,19 @@ impl Record {
             let code = (self.pieces[i / 2] >> (4 * (i % 2))) & 15;
             (sq, Piece::from_index(code as usize))
         })
+    }
+
+    /// The board of the record: its pieces and side to move (no castling
+    /// rights, en passant or variant state: they are not recorded).
+    pub fn board(&self) -> Board {
+        let mut b = Board::empty();
+        for (sq, p) in self.pieces() {
+            b.put(sq, p);
+        }
+        if self.stm == Color::Black {
+            b.pass_turn(false);
+        }
+        b
     }
 
     /// The result from the side to move's point of view: 1 win, 0.5 draw, 0 loss.

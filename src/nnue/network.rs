@@ -33,7 +33,7 @@
 //! scalar path; integer arithmetic makes both give identical results
 //! (tested).
 
-use super::data::variant_code;
+use super::data::{variant_code, variant_from_code};
 use crate::board::Board;
 use crate::types::{Color, Piece, Role, Square};
 use crate::variant::VariantKind;
@@ -119,9 +119,9 @@ impl Network {
             return Err(format!("a {inputs}x{hidden} network; this build runs {INPUTS}x{HIDDEN}"));
         }
         let code = le_u32(bytes, 16);
-        let variant = VariantKind::ALL
-            .into_iter()
-            .find(|&v| variant_code(v) as u32 == code)
+        let variant = u8::try_from(code)
+            .ok()
+            .and_then(variant_from_code)
             .ok_or_else(|| format!("unknown variant code {code}"))?;
         if bytes.len() != FILE_BYTES {
             return Err(format!("{} bytes, a {INPUTS}x{HIDDEN} network has {FILE_BYTES}", bytes.len()));

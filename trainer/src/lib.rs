@@ -415,23 +415,10 @@ pub fn quantise(model: &Model, variant: VariantKind) -> Result<Network, String> 
     Network::from_parts(variant, fw, fb, ow, ob)
 }
 
-/// The board of a record: its pieces and side to move (no castling rights,
-/// en passant or variant state: they are not in the record).
-pub fn board_of(r: &Record) -> fission::Board {
-    let mut b = fission::Board::empty();
-    for (sq, p) in r.pieces() {
-        b.put(sq, p);
-    }
-    if r.stm == fission::Color::Black {
-        b.pass_turn(false);
-    }
-    b
-}
-
 /// The engine's evaluation of a record's position with `net` (centipawns,
 /// side to move), from a freshly computed accumulator.
 pub fn engine_eval(net: &Network, r: &Record) -> i32 {
-    net.evaluate(&net.refresh(&board_of(r)), r.stm)
+    net.evaluate(&net.refresh(&r.board()), r.stm)
 }
 
 /// The loss of an evaluation function (centipawns, side to move) on

@@ -7,7 +7,7 @@ use fission::eval::Evaluate;
 use fission::nnue::data::read_records;
 use fission::nnue::network::SCALE;
 use fission::with_variant;
-use fission_trainer::{Model, TrainConfig, board_of, engine_eval, eval_loss, quantise, split, train};
+use fission_trainer::{Model, TrainConfig, engine_eval, eval_loss, quantise, split, train};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -88,7 +88,7 @@ fn run(args: Args) -> Result<(), String> {
         mirror: !args.no_mirror,
     };
     eprintln!("validation loss before training: {:.6}", model.loss(&validation, cfg.wdl, cfg.threads));
-    let classical = with_variant!(args.variant, V => eval_loss(&validation, cfg.wdl, |r| V::evaluate(&board_of(r))));
+    let classical = with_variant!(args.variant, V => eval_loss(&validation, cfg.wdl, |r| V::evaluate(&r.board())));
     eprintln!("validation loss of the classical evaluation: {classical:.6}");
     let mut failure = None;
     train(&mut model, &mut train_set, &validation, &cfg, |r, m| {
