@@ -80,3 +80,7 @@ pub const CHECK_INTERVAL: u64 = 32;
 
 /// Stack size of search threads.
 pub const THREAD_STACK: usize = 32 * 1024 * 1024;
+
+/// Time management scales the soft limit by the search's progress
+/// (`timeman::soft_scale`) from this completed depth on.
+pub const TM_SCALE_MIN_DEPTH: u32 = 4;

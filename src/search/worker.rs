@@ -10,7 +10,7 @@ use super::{Control, Limits, PvInfo, Reporter, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::nnue::network::{Accumulator, Network};
-use crate::timeman::Budget;
+use crate::timeman::{self, Budget};
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use crate::types::{Move, MoveList};
 use crate::variant::Outcome;
@@ -55,6 +55,8 @@ struct RootMove {
     prev_score: i32,
     seldepth: usize,
     pv: Vec<Move>,
+    /// Nodes searched under this move, over all iterations so far.
+    nodes: u64,
 }
 
 /// The stored score if its bound settles the window, else `None`.
@@ -101,6 +103,11 @@ pub struct Worker<'a, V> {
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
     completed_depth: u32,
+    /// Time management (main thread): the best move of the last completed
+    /// iteration, for how many iterations it has stayed best, and its score.
+    last_best: Move,
+    stability: u32,
+    last_best_score: Option<i32>,
     /// With a network: the accumulator of the position at each ply of the
     /// current path (empty without one).
     accs: Vec<Accumulator>,
@@ -120,7 +127,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let root_moves = list
             .iter()
             .filter(|m| wanted.is_empty() || wanted.contains(m))
-            .map(|&mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv] })
+            .map(|&mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv], nodes: 0 })
             .collect();
         Worker {
             id,
@@ -140,6 +147,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             pv_len: [0; MAX_PLY + 1],
             lmr: lmr_table(),
             completed_depth: 0,
+            last_best: Move::NONE,
+            stability: 0,
+            last_best_score: None,
             accs: shared.net.map_or_else(Vec::new, |net| {
                 let mut accs = vec![Accumulator::default(); MAX_PLY + 2];
                 accs[0] = net.refresh(root);
@@ -233,7 +243,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 for i in 0..multipv {
                     self.report(reporter, depth, i, Bound::Exact);
                 }
-                if self.should_stop_after_iteration() {
+                let stop = self.should_stop_after_iteration();
+                self.note_iteration();
+                if stop {
                     break;
                 }
             }
@@ -275,12 +287,39 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return false;
         }
         if let Some(soft) = self.shared.budget.soft {
-            let soft = if self.root_moves.len() == 1 { soft / 8 } else { soft };
+            let soft = if self.root_moves.len() == 1 {
+                soft / 8
+            } else if self.completed_depth >= TM_SCALE_MIN_DEPTH {
+                let scaled = soft as f64 * timeman::soft_scale(self.progress());
+                (scaled as u64).min(self.shared.budget.hard.unwrap_or(u64::MAX))
+            } else {
+                soft
+            };
             if c.clock_ms() >= soft {
                 return true;
             }
         }
         false
+    }
+
+    /// How settled the search looks after the iteration just completed.
+    fn progress(&self) -> timeman::Progress {
+        let best = &self.root_moves[0];
+        let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        let stability = if best.mv == self.last_best { self.stability + 1 } else { 0 };
+        let score_drop = match self.last_best_score {
+            Some(last) if !score::is_mate(last) && !score::is_mate(best.score) => last - best.score,
+            _ => 0,
+        };
+        timeman::Progress { stability, best_node_share: best.nodes as f64 / total.max(1) as f64, score_drop }
+    }
+
+    /// Remembers the completed iteration's best move and score.
+    fn note_iteration(&mut self) {
+        let p = self.progress();
+        self.stability = p.stability;
+        self.last_best = self.root_moves[0].mv;
+        self.last_best_score = Some(self.root_moves[0].score);
     }
 
     /// A reply to the best move from the transposition table, if legal.
@@ -356,6 +395,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             self.keys.push(child.key());
             self.stack[0].moved = Some(PieceTo::of(&root, mv));
             self.seldepth = 0;
+            let nodes_before = self.nodes;
             let ext = if V::is_check(&child) { CHECK_EXTENSION } else { 0 };
             let s = if i == start {
                 -self.search(&child, -beta, -alpha, depth - 1 + ext, 1, true)
@@ -371,6 +411,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 break;
             }
             let rm = &mut self.root_moves[i];
+            rm.nodes += self.nodes - nodes_before;
             if i == start || s > alpha {
                 rm.score = s;
                 rm.seldepth = self.seldepth;
