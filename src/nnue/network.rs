@@ -71,6 +71,101 @@ pub struct Accumulator {
     pub values: [[i16; HIDDEN]; 2],
 }
 
+/// The pieces one move takes off the board and puts on it: the difference
+/// of the 12 piece bitboards, so that any move of any variant (an explosion
+/// of up to 9 pieces, castling, a promotion, a push or pull) is one update.
+#[derive(Clone, Debug, Default)]
+pub struct Delta {
+    removed: arrayvec::ArrayVec<(Piece, Square), 32>,
+    added: arrayvec::ArrayVec<(Piece, Square), 32>,
+}
+
+impl Delta {
+    /// Sets this to the difference between `before` and `after` (in place:
+    /// deltas live in per-ply stacks).
+    #[inline]
+    pub fn set(&mut self, before: &Board, after: &Board) {
+        self.removed.clear();
+        self.added.clear();
+        for color in [Color::White, Color::Black] {
+            for role in Role::ALL {
+                let (was, is) = (before.pieces(color, role), after.pieces(color, role));
+                if was == is {
+                    continue;
+                }
+                let p = Piece::new(color, role);
+                // At most 32 pieces leave or arrive in one move in any variant.
+                for sq in was & !is {
+                    let _ = self.removed.try_push((p, sq));
+                }
+                for sq in is & !was {
+                    let _ = self.added.try_push((p, sq));
+                }
+            }
+        }
+    }
+
+    /// No change (a null move).
+    pub fn clear(&mut self) {
+        self.removed.clear();
+        self.added.clear();
+    }
+}
+
+/// The accumulators of a search path, one per ply, brought up to date
+/// only when a position is evaluated: a move records its [`Delta`]
+/// (cheap: bitboard differences), and [`AccumulatorStack::get`] applies the
+/// deltas since the last ply that is up to date. Positions that are never
+/// evaluated (cut by the hash table, by mate distance, a repetition) cost no
+/// accumulator work.
+pub struct AccumulatorStack {
+    accs: Vec<Accumulator>,
+    deltas: Vec<Delta>,
+    /// Whether `accs[ply]` is the accumulator of the path's position at `ply`.
+    fresh: Vec<bool>,
+}
+
+impl AccumulatorStack {
+    /// A stack of `plies` entries for a path starting at `root`.
+    pub fn new(net: &Network, root: &Board, plies: usize) -> AccumulatorStack {
+        let plies = plies.max(1);
+        let mut accs = vec![Accumulator::default(); plies];
+        accs[0] = net.refresh(root);
+        let mut fresh = vec![false; plies];
+        fresh[0] = true;
+        AccumulatorStack { accs, deltas: vec![Delta::default(); plies], fresh }
+    }
+
+    /// The position at `ply + 1` is `after`, reached from `before` at `ply`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, before: &Board, after: &Board) {
+        self.deltas[ply + 1].set(before, after);
+        self.fresh[ply + 1] = false;
+    }
+
+    /// The position at `ply + 1` is the one at `ply` (a null move).
+    #[inline]
+    pub fn push_null(&mut self, ply: usize) {
+        self.deltas[ply + 1].clear();
+        self.fresh[ply + 1] = false;
+    }
+
+    /// The accumulator of the path's position at `ply`.
+    #[inline]
+    pub fn get(&mut self, net: &Network, ply: usize) -> &Accumulator {
+        let mut first = ply;
+        while !self.fresh[first] {
+            first -= 1;
+        }
+        for k in first + 1..=ply {
+            let (done, next) = self.accs.split_at_mut(k);
+            net.apply(&done[k - 1], &self.deltas[k], &mut next[0]);
+            self.fresh[k] = true;
+        }
+        &self.accs[ply]
+    }
+}
+
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator { values: [[0; HIDDEN]; 2] }
@@ -198,26 +293,24 @@ impl Network {
     /// Sets `out` to the accumulator of `after`, a position reached from
     /// `before` (whose accumulator is `acc`) by one move of any kind.
     pub fn update(&self, acc: &Accumulator, before: &Board, after: &Board, out: &mut Accumulator) {
-        // At most 32 pieces leave or arrive in one move in any variant.
-        let mut removed: arrayvec::ArrayVec<(Piece, Square), 32> = arrayvec::ArrayVec::new();
-        let mut added: arrayvec::ArrayVec<(Piece, Square), 32> = arrayvec::ArrayVec::new();
-        for color in [Color::White, Color::Black] {
-            for role in Role::ALL {
-                let (was, is) = (before.pieces(color, role), after.pieces(color, role));
-                let p = Piece::new(color, role);
-                for sq in was & !is {
-                    let _ = removed.try_push((p, sq));
-                }
-                for sq in is & !was {
-                    let _ = added.try_push((p, sq));
-                }
-            }
-        }
+        let mut delta = Delta::default();
+        delta.set(before, after);
+        self.apply(acc, &delta, out);
+    }
+
+    /// Sets `out` to `acc` with the pieces of `delta` taken off and put on.
+    pub fn apply(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
         for persp in [Color::White, Color::Black] {
-            let adds: arrayvec::ArrayVec<&[i16; HIDDEN], 32> =
-                added.iter().map(|&(p, sq)| self.column(feature(persp, p, sq))).collect();
-            let subs: arrayvec::ArrayVec<&[i16; HIDDEN], 32> =
-                removed.iter().map(|&(p, sq)| self.column(feature(persp, p, sq))).collect();
+            // Filled in place (a `collect` would build the list and then
+            // copy it).
+            let mut adds: arrayvec::ArrayVec<&[i16; HIDDEN], 32> = arrayvec::ArrayVec::new();
+            let mut subs: arrayvec::ArrayVec<&[i16; HIDDEN], 32> = arrayvec::ArrayVec::new();
+            for &(p, sq) in &delta.added {
+                adds.push(self.column(feature(persp, p, sq)));
+            }
+            for &(p, sq) in &delta.removed {
+                subs.push(self.column(feature(persp, p, sq)));
+            }
             simd::apply(&mut out.values[persp.index()], &acc.values[persp.index()], &adds, &subs);
         }
     }
@@ -466,6 +559,51 @@ mod tests {
             }
         }
         checked
+    }
+
+    /// A depth-first walk of random lines (each ply trying a few moves and
+    /// sometimes a null move), evaluating only at some nodes: the lazy stack
+    /// always gives the accumulator computed from scratch.
+    #[test]
+    fn the_lazy_stack_matches_fresh_accumulators() {
+        fn walk(
+            net: &Network,
+            stack: &mut AccumulatorStack,
+            b: &Board,
+            ply: usize,
+            rng: &mut SplitMix,
+            seen: &mut usize,
+        ) {
+            if rng.next_u64().is_multiple_of(3) {
+                assert_eq!(*stack.get(net, ply), net.refresh(b), "ply {ply}: {}", Atomic::fen(b));
+                *seen += 1;
+            }
+            if ply == 6 || Atomic::outcome(b).is_some() {
+                return;
+            }
+            let mut moves = crate::types::MoveList::new();
+            Atomic::legal_moves(b, &mut moves);
+            for _ in 0..2 {
+                if rng.next_u64().is_multiple_of(5) && !Atomic::is_check(b) {
+                    let nb = b.null_move();
+                    stack.push_null(ply);
+                    walk(net, stack, &nb, ply + 1, rng, seen);
+                } else {
+                    let child = Atomic::play(b, moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                    stack.push(ply, b, &child);
+                    walk(net, stack, &child, ply + 1, rng, seen);
+                }
+            }
+        }
+        let net = random_net(8);
+        let mut rng = SplitMix::new(3);
+        let mut seen = 0;
+        for fen in ["r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", Atomic::start_fen()] {
+            let root = Atomic::from_fen(fen).unwrap();
+            let mut stack = AccumulatorStack::new(&net, &root, 8);
+            walk(&net, &mut stack, &root, 0, &mut rng, &mut seen);
+        }
+        assert!(seen > 20, "{seen}");
     }
 
     /// At every ply of random games in every variant, the accumulator

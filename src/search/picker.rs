@@ -1,7 +1,13 @@
-//! Move ordering: the transposition-table move, then tactical moves that
-//! gain material (by the variant's own measure: in atomic the whole blast),
-//! killers, the countermove, quiet moves by their main and continuation
-//! histories, and losing tactical moves last.
+//! Move ordering in stages: the transposition-table move, then tactical
+//! moves that gain material (by the variant's own measure: in atomic the
+//! whole blast), killers and the countermove, quiet moves by their main and
+//! continuation histories, and losing tactical moves last.
+//!
+//! The work is done as late as it can be: the hash move is played before any
+//! move is scored, tactical moves are scored only when the hash move did not
+//! cut, quiet moves only when no tactical move or killer did. Quiescence asks
+//! for tactical moves only ([`Picker::tactical`]), so its quiet moves are
+//! never scored or looked at again.
 //!
 //! The picker borrows the move list and a score buffer that live in the
 //! caller's frame: move lists are large (see `MAX_MOVES`), and moving them
@@ -13,74 +19,342 @@ use crate::eval::Evaluate;
 use crate::types::{MAX_MOVES, Move, MoveList};
 use arrayvec::ArrayVec;
 
-const TT_MOVE: i32 = 1 << 30;
+/// Tactical moves that do not lose material score at least this.
 const GOOD_TACTICAL: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
-const BAD_TACTICAL: i32 = -(1 << 24);
 /// Capture history counts this much less than a centipawn of gain x 16.
 const CAPTURE_HISTORY_DIVISOR: i32 = 4;
 
-/// Score storage for one node's picker.
-pub type Scores = ArrayVec<(i32, bool), MAX_MOVES>;
+/// Score storage for one node's picker (index-aligned with the move list).
+pub type Scores = ArrayVec<i32, MAX_MOVES>;
 
-pub struct Picker<'a> {
-    moves: &'a mut MoveList,
-    scores: &'a mut Scores,
-    next: usize,
-}
-
-/// What the picker needs to know besides the position: the hash move,
-/// killers, the countermove, the histories and the moves before this node.
-pub struct Ordering<'h> {
+/// What the picker needs to know besides the position and the histories
+/// (given to each [`Picker::next`] call: the search updates them between
+/// calls): the hash move, killers, the countermove and the moves before
+/// this node.
+pub struct Ordering {
     pub tt_move: Move,
     pub killers: [Move; 2],
     pub countermove: Move,
-    pub histories: &'h Histories,
     pub prev: [Option<PieceTo>; 2],
 }
 
+impl Ordering {
+    /// Nothing known: no hash move, no refutations, no previous moves.
+    pub const NONE: Ordering =
+        Ordering { tt_move: Move::NONE, killers: [Move::NONE; 2], countermove: Move::NONE, prev: [None, None] };
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    HashMove,
+    ScoreTactical,
+    GoodTactical,
+    Refutations,
+    ScoreQuiet,
+    Quiet,
+    BadTactical,
+    Done,
+}
+
+/// The list is kept as `[yielded quiet | quiet | yielded tactical | tactical]`,
+/// each group in generation order to begin with (equal scores are taken in
+/// that order): quiet moves not yet yielded are `quiet..quiet_end`, tactical
+/// ones `tactical..moves.len()`. A move is yielded by swapping it to the
+/// front of its range and advancing the range's start.
+pub struct Picker<'a> {
+    b: &'a Board,
+    moves: &'a mut MoveList,
+    scores: &'a mut Scores,
+    order: &'a Ordering,
+    stage: Stage,
+    quiet: usize,
+    quiet_end: usize,
+    tactical: usize,
+    refutation: usize,
+    /// Refutations already yielded (not to be played twice).
+    yielded: [Move; 3],
+}
+
 impl<'a> Picker<'a> {
-    pub fn new<V: Evaluate>(b: &Board, moves: &'a mut MoveList, scores: &'a mut Scores, o: &Ordering) -> Picker<'a> {
-        scores.clear();
-        let us = b.turn();
-        for &m in moves.iter() {
-            let is_tactical = V::is_tactical(b, m);
-            let s = if m == o.tt_move {
-                TT_MOVE
-            } else if is_tactical {
-                let gain = V::tactical_gain(b, m);
-                let h = o.histories.capture(b, m) / CAPTURE_HISTORY_DIVISOR;
-                if gain >= 0 { GOOD_TACTICAL + gain * 16 + h } else { BAD_TACTICAL + gain + h }
-            } else if m == o.killers[0] {
-                KILLER + 2
-            } else if m == o.killers[1] {
-                KILLER + 1
-            } else if m == o.countermove {
-                KILLER
-            } else {
-                o.histories.quiet(us, PieceTo::of(b, m), m, o.prev)
-            };
-            scores.push((s, is_tactical));
-        }
-        Picker { moves, scores, next: 0 }
+    /// A picker over every move in `moves`.
+    pub fn new<V: Evaluate>(
+        b: &'a Board,
+        moves: &'a mut MoveList,
+        scores: &'a mut Scores,
+        order: &'a Ordering,
+    ) -> Picker<'a> {
+        Self::build::<V>(b, moves, scores, order, false)
     }
 
-    /// The best remaining move and whether it is tactical.
-    pub fn next(&mut self) -> Option<(Move, bool)> {
-        let n = self.moves.len();
-        if self.next >= n {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i].0 > self.scores[best].0 {
-                best = i;
+    /// A picker over the tactical moves in `moves` only, with no hash move
+    /// or refutations (quiescence); the quiet moves are dropped from the list.
+    pub fn tactical<V: Evaluate>(b: &'a Board, moves: &'a mut MoveList, scores: &'a mut Scores) -> Picker<'a> {
+        Self::build::<V>(b, moves, scores, &Ordering::NONE, true)
+    }
+
+    fn build<V: Evaluate>(
+        b: &'a Board,
+        moves: &'a mut MoveList,
+        scores: &'a mut Scores,
+        order: &'a Ordering,
+        tactical_only: bool,
+    ) -> Picker<'a> {
+        // Quiet moves to the front, tactical ones after them, both stably.
+        let mut tactical = MoveList::new();
+        let mut split = 0;
+        for i in 0..moves.len() {
+            let m = moves[i];
+            if V::is_tactical(b, m) {
+                tactical.push(m);
+            } else {
+                moves[split] = m;
+                split += 1;
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let out = (self.moves[self.next], self.scores[self.next].1);
-        self.next += 1;
-        Some(out)
+        let quiet_end = if tactical_only { 0 } else { split };
+        moves.truncate(quiet_end);
+        moves.extend(tactical);
+        scores.clear();
+        Picker {
+            b,
+            moves,
+            scores,
+            order,
+            stage: Stage::HashMove,
+            quiet: 0,
+            quiet_end,
+            tactical: quiet_end,
+            refutation: 0,
+            yielded: [Move::NONE; 3],
+        }
+    }
+
+    /// Removes the move at `i` from its unyielded range and returns it.
+    fn take(&mut self, i: usize) -> (Move, bool) {
+        let tactical = i >= self.quiet_end;
+        let front = if tactical { &mut self.tactical } else { &mut self.quiet };
+        let f = *front;
+        *front += 1;
+        self.moves.swap(f, i);
+        if !self.scores.is_empty() {
+            self.scores.swap(f, i);
+        }
+        (self.moves[f], tactical)
+    }
+
+    /// Index of the best-scored move in `from..to` (the first of equals).
+    #[inline]
+    fn best_in(&self, from: usize, to: usize) -> Option<usize> {
+        if from >= to {
+            return None;
+        }
+        let scores = &self.scores[from..to];
+        let (mut best, mut best_score) = (0, scores[0]);
+        for (i, &s) in scores.iter().enumerate().skip(1) {
+            if s > best_score {
+                (best, best_score) = (i, s);
+            }
+        }
+        Some(from + best)
+    }
+
+    fn find(&self, m: Move, from: usize, to: usize) -> Option<usize> {
+        (from..to).find(|&i| self.moves[i] == m)
+    }
+
+    /// The next move in order and whether it is tactical.
+    pub fn next<V: Evaluate>(&mut self, histories: &Histories) -> Option<(Move, bool)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::ScoreTactical;
+                    let tt = self.order.tt_move;
+                    if !tt.is_none()
+                        && let Some(i) = self
+                            .find(tt, self.tactical, self.moves.len())
+                            .or_else(|| self.find(tt, self.quiet, self.quiet_end))
+                    {
+                        return Some(self.take(i));
+                    }
+                }
+                Stage::ScoreTactical => {
+                    // Quiet moves are scored later, and yielded moves never.
+                    self.scores.extend(std::iter::repeat_n(0, self.tactical));
+                    for i in self.tactical..self.moves.len() {
+                        let m = self.moves[i];
+                        let gain = V::tactical_gain(self.b, m);
+                        let h = histories.capture(self.b, m) / CAPTURE_HISTORY_DIVISOR;
+                        self.scores.push(if gain >= 0 { GOOD_TACTICAL + gain * 16 + h } else { gain + h });
+                    }
+                    self.stage = Stage::GoodTactical;
+                }
+                Stage::GoodTactical => match self.best_in(self.tactical, self.moves.len()) {
+                    Some(i) if self.scores[i] >= GOOD_TACTICAL / 2 => return Some(self.take(i)),
+                    _ => self.stage = Stage::Refutations,
+                },
+                Stage::Refutations => {
+                    let o = self.order;
+                    let candidates = [o.killers[0], o.killers[1], o.countermove];
+                    while self.refutation < candidates.len() {
+                        let m = candidates[self.refutation];
+                        self.refutation += 1;
+                        if m.is_none() || m == o.tt_move || self.yielded.contains(&m) {
+                            continue;
+                        }
+                        if let Some(i) = self.find(m, self.quiet, self.quiet_end) {
+                            self.yielded[self.refutation - 1] = m;
+                            return Some(self.take(i));
+                        }
+                    }
+                    self.stage = Stage::ScoreQuiet;
+                }
+                Stage::ScoreQuiet => {
+                    let o = self.order;
+                    let us = self.b.turn();
+                    for i in self.quiet..self.quiet_end {
+                        let m = self.moves[i];
+                        self.scores[i] = histories.quiet(us, PieceTo::of(self.b, m), m, o.prev);
+                    }
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => match self.best_in(self.quiet, self.quiet_end) {
+                    Some(i) => return Some(self.take(i)),
+                    None => self.stage = Stage::BadTactical,
+                },
+                Stage::BadTactical => match self.best_in(self.tactical, self.moves.len()) {
+                    Some(i) => return Some(self.take(i)),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{Atomic, Chess, Variant};
+
+    /// Positions of random games (a fixed seed).
+    fn positions<V: Variant>(games: usize, seed: u64) -> Vec<Board> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut b = V::from_fen(V::start_fen()).unwrap();
+            for _ in 0..60 {
+                let mut list = MoveList::new();
+                V::legal_moves(&b, &mut list);
+                if list.is_empty() || V::outcome(&b).is_some() {
+                    break;
+                }
+                out.push(b.clone());
+                b = V::play(&b, list[rng.usize(..list.len())]);
+            }
+        }
+        out
+    }
+
+    /// Histories with some quiet and capture scores, so that the order is
+    /// not just generation order.
+    fn trained_histories<V: Evaluate>(boards: &[Board], rng: &mut fastrand::Rng) -> Histories {
+        let mut h = Histories::default();
+        for b in boards.iter().step_by(3) {
+            let mut list = MoveList::new();
+            V::legal_moves(b, &mut list);
+            for &m in list.iter().step_by(2) {
+                let bonus = rng.i32(-400..400);
+                if V::is_tactical(b, m) {
+                    h.update_capture(b, m, bonus);
+                } else {
+                    h.update_quiet(b.turn(), PieceTo::of(b, m), m, [None, None], bonus);
+                }
+            }
+        }
+        h
+    }
+
+    fn check_order<V: Evaluate>(seed: u64) {
+        let boards = positions::<V>(20, seed);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let h = trained_histories::<V>(&boards, &mut rng);
+        for b in &boards {
+            let mut all = MoveList::new();
+            V::legal_moves(b, &mut all);
+            let pick = |rng: &mut fastrand::Rng| {
+                if rng.bool() { all[rng.usize(..all.len())] } else { Move::NONE }
+            };
+            let order = Ordering {
+                tt_move: pick(&mut rng),
+                killers: [pick(&mut rng), pick(&mut rng)],
+                countermove: pick(&mut rng),
+                prev: [None, None],
+            };
+            let (mut moves, mut scores) = (all.clone(), Scores::new());
+            let mut p = Picker::new::<V>(b, &mut moves, &mut scores, &order);
+            let mut seen = Vec::new();
+            while let Some((m, tactical)) = p.next::<V>(&h) {
+                assert_eq!(tactical, V::is_tactical(b, m), "{m:?}");
+                seen.push(m);
+            }
+            // Every move exactly once.
+            let mut a: Vec<_> = all.iter().map(|m| m.raw()).collect();
+            let mut s: Vec<_> = seen.iter().map(|m| m.raw()).collect();
+            a.sort_unstable();
+            s.sort_unstable();
+            assert_eq!(a, s);
+            // The hash move first; then the order of the stages.
+            if !order.tt_move.is_none() {
+                assert_eq!(seen[0], order.tt_move);
+            }
+            let stage = |m: Move| {
+                if m == order.tt_move {
+                    0
+                } else if V::is_tactical(b, m) {
+                    if V::tactical_gain(b, m) >= 0 { 1 } else { 5 }
+                } else if m == order.killers[0] || m == order.killers[1] || m == order.countermove {
+                    2
+                } else {
+                    3
+                }
+            };
+            let stages: Vec<_> = seen.iter().map(|&m| stage(m)).collect();
+            assert!(stages.is_sorted(), "{stages:?}");
+            // Quiet moves by history, best first.
+            let quiet: Vec<_> = seen
+                .iter()
+                .filter(|&&m| stage(m) == 3)
+                .map(|&m| h.quiet(b.turn(), PieceTo::of(b, m), m, [None, None]))
+                .collect();
+            assert!(quiet.is_sorted_by(|x, y| x >= y), "{quiet:?}");
+
+            // The tactical picker: exactly the tactical moves, same order.
+            let (mut moves, mut scores) = (all.clone(), Scores::new());
+            let mut p = Picker::tactical::<V>(b, &mut moves, &mut scores);
+            let mut tactical = Vec::new();
+            while let Some((m, t)) = p.next::<V>(&h) {
+                assert!(t);
+                tactical.push(m);
+            }
+            let (mut moves, mut scores) = (all.clone(), Scores::new());
+            let mut p = Picker::new::<V>(b, &mut moves, &mut scores, &Ordering::NONE);
+            let mut expected = Vec::new();
+            while let Some((m, t)) = p.next::<V>(&h) {
+                if t {
+                    expected.push(m);
+                }
+            }
+            assert_eq!(tactical, expected);
+        }
+    }
+
+    #[test]
+    fn atomic_order() {
+        check_order::<Atomic>(11);
+    }
+
+    #[test]
+    fn chess_order() {
+        check_order::<Chess>(12);
     }
 }

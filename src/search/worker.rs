@@ -9,7 +9,7 @@ use super::score::{self, DRAW, INFINITE, MATE_BOUND};
 use super::{Control, Limits, PvInfo, Reporter, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
-use crate::nnue::network::{Accumulator, Network};
+use crate::nnue::network::{AccumulatorStack, Network};
 use crate::timeman::{self, Budget};
 use crate::tt::{Bound, TranspositionTable, TtEntry};
 use crate::types::{Move, MoveList};
@@ -110,7 +110,7 @@ pub struct Worker<'a, V> {
     last_best_score: Option<i32>,
     /// With a network: the accumulator of the position at each ply of the
     /// current path (empty without one).
-    accs: Vec<Accumulator>,
+    accs: Option<AccumulatorStack>,
     _variant: PhantomData<V>,
 }
 
@@ -150,11 +150,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             last_best: Move::NONE,
             stability: 0,
             last_best_score: None,
-            accs: shared.net.map_or_else(Vec::new, |net| {
-                let mut accs = vec![Accumulator::default(); MAX_PLY + 2];
-                accs[0] = net.refresh(root);
-                accs
-            }),
+            accs: shared.net.map(|net| AccumulatorStack::new(net, root, MAX_PLY + 2)),
             _variant: PhantomData,
         }
     }
@@ -488,23 +484,23 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     /// The static evaluation of `b`, the position at `ply` of the current path.
     #[inline]
-    fn evaluate(&self, b: &Board, ply: usize) -> i32 {
-        match self.shared.net {
-            Some(net) => {
-                debug_assert!(self.accs[ply] == net.refresh(b), "stale accumulator at ply {ply}");
-                net.evaluate(&self.accs[ply], b.turn())
+    fn evaluate(&mut self, b: &Board, ply: usize) -> i32 {
+        match (self.shared.net, &mut self.accs) {
+            (Some(net), Some(accs)) => {
+                let acc = accs.get(net, ply);
+                debug_assert!(*acc == net.refresh(b), "stale accumulator at ply {ply}");
+                net.evaluate(acc, b.turn())
             }
-            None => V::evaluate(b),
+            _ => V::evaluate(b),
         }
     }
 
     /// `child` (reached from `b`, at `ply`) is about to be searched: its
-    /// accumulator, at `ply + 1`, follows from `b`'s.
+    /// accumulator, at `ply + 1`, follows from `b`'s (when it is needed).
     #[inline]
     fn push_accumulator(&mut self, b: &Board, child: &Board, ply: usize) {
-        if let Some(net) = self.shared.net {
-            let (done, next) = self.accs.split_at_mut(ply + 1);
-            net.update(&done[ply], b, child, &mut next[0]);
+        if let Some(accs) = &mut self.accs {
+            accs.push(ply, b, child);
         }
     }
 
@@ -563,8 +559,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let nb = b.null_move();
-                if self.shared.net.is_some() {
-                    self.accs[ply + 1] = self.accs[ply].clone();
+                if let Some(accs) = &mut self.accs {
+                    accs.push_null(ply);
                 }
                 self.keys.push(nb.key());
                 self.stack[ply].moved = None;
@@ -594,7 +590,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let prev = self.prev_moves(ply);
         let countermove = self.histories.countermove(prev[0]);
         let mut scores = Scores::new();
-        let order = MoveOrdering { tt_move, killers, countermove, histories: &self.histories, prev };
+        let order = MoveOrdering { tt_move, killers, countermove, prev };
         let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, &order);
 
         let mut best = -INFINITE;
@@ -604,7 +600,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         let mut i = 0usize;
         let original_alpha = alpha;
         let lmp_limit = (LMP_BASE + (depth * depth) as usize) / if improving { 1 } else { 2 };
-        while let Some((m, tactical)) = picker.next() {
+        while let Some((m, tactical)) = picker.next::<V>(&self.histories) {
             // Late move, futility and static exchange pruning; moves that
             // threaten to win at once are never pruned (tested last: it
             // costs an attack lookup, and most moves are not candidates).
@@ -626,6 +622,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             }
             let moved = PieceTo::of(b, m);
             let child = V::play(b, m);
+            self.shared.tt.prefetch(child.key());
             self.push_accumulator(b, &child, ply);
             self.keys.push(child.key());
             self.stack[ply].moved = Some(moved);
@@ -776,7 +773,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         // Standing pat is a lower bound only if doing nothing is safe.
         let limit = if in_check { QS_EVASION_PLIES } else { QS_THREAT_PLIES };
         let full_width = !V::stand_pat_ok(b) && qply < limit;
-        let eval = if in_check && full_width { -INFINITE } else { self.histories.corrected(b, self.evaluate(b, ply)) };
+        let eval = if in_check && full_width {
+            -INFINITE
+        } else {
+            {
+                let e = self.evaluate(b, ply);
+                self.histories.corrected(b, e)
+            }
+        };
         let mut best = if full_width { -INFINITE } else { eval };
         if !full_width {
             if eval >= beta {
@@ -790,19 +794,16 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             return if in_check { score::mated_in(ply) } else { DRAW };
         }
         let mut scores = Scores::new();
-        let order = MoveOrdering {
-            tt_move: Move::NONE,
-            killers: [Move::NONE; 2],
-            countermove: Move::NONE,
-            histories: &self.histories,
-            prev: [None, None],
-        };
-        let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, &order);
         // Variants whose checks are threats of an immediate win (Dynamo: a
         // king about to be sent off) also try checking moves at the first
         // quiescence ply.
         let try_checks = V::QSEARCH_CHECKS && qply == 0 && !full_width;
-        while let Some((m, tactical)) = picker.next() {
+        let mut picker = if full_width || try_checks {
+            Picker::new::<V>(b, &mut moves, &mut scores, &MoveOrdering::NONE)
+        } else {
+            Picker::tactical::<V>(b, &mut moves, &mut scores)
+        };
+        while let Some((m, tactical)) = picker.next::<V>(&self.histories) {
             if !tactical && !full_width && !try_checks {
                 continue;
             }
