@@ -61,7 +61,14 @@ pub fn budget(clock: &Clock, us: Color, move_overhead: u64) -> Budget {
     // caps the target): the clock settles at several moves' worth of
     // increment instead of a few milliseconds, a reserve against a slow
     // iteration or a machine that is busy elsewhere.
-    let base = (avail / mtg + inc * 3 / 4).min(if mtg == 1 { avail } else { avail / LOW_CLOCK_SHARE });
+    //
+    // Every move also costs `move_overhead` outside the search (the GUI,
+    // pipes, the scheduler): the time planned over the moves to go keeps
+    // that much back for each of them, as Stockfish does, so that a long
+    // sudden-death game reaches its last moves with a reserve instead of
+    // a clock that the fixed cost per move runs out.
+    let planned = time.saturating_sub(move_overhead * (mtg + 2)).max(1);
+    let base = (planned / mtg + inc * 3 / 4).min(if mtg == 1 { avail } else { avail / LOW_CLOCK_SHARE });
     let hard = (base * HARD_FACTOR).min(hard_cap).max(1);
     let soft = base.min(hard).max(1);
     Budget { soft: Some(soft), hard: Some(hard) }
@@ -127,6 +134,23 @@ mod tests {
                 time = time - spent + inc;
             }
             assert!(time >= 5 * inc, "inc {inc}: the clock settles at {time} ms");
+        }
+    }
+
+    /// Sudden death, 4 s and the default overhead of 10 ms: a move costs
+    /// 1.5 times its soft limit (the soft-limit scaling stretches some
+    /// moves) plus 5 ms outside the search. The clock must last 120 moves
+    /// of our own, a long game (without the per-move reserve it fell at
+    /// move 77).
+    #[test]
+    fn sudden_death_lasts_a_long_game() {
+        let mut time = 4000i64;
+        for n in 0..120 {
+            let c = Clock { wtime: Some(time), ..Clock::default() };
+            let b = budget(&c, Color::White, 10);
+            let think = (b.soft.unwrap() * 3 / 2).min(b.hard.unwrap());
+            time -= think as i64 + 5;
+            assert!(time > 0, "flag fell at move {n}");
         }
     }
 
