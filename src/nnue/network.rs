@@ -5,10 +5,11 @@
 //! from that side): [`feature`]. The first layer turns each side's active
 //! features into an *accumulator* of [`HIDDEN`] values: the bias plus the
 //! weight column of every present piece. A move changes a few features, so
-//! the accumulator is updated, not recomputed: [`Network::update`] diffs the
-//! piece bitboards of the position before and after, which handles an
-//! atomic explosion (up to nine pieces gone), castling, promotion and a
-//! push-chess shove alike.
+//! the accumulator is updated, not recomputed: a [`Delta`] diffs the piece
+//! bitboards of the position before and after, which handles an atomic
+//! explosion (up to nine pieces gone), castling, promotion and a push-chess
+//! shove alike; [`Network::apply`] applies it, and the search's
+//! [`AccumulatorStack`] does so lazily.
 //!
 //! **Output.** `[acc(side to move), acc(other side)]`, each value clipped to
 //! `0..=QA` and squared (SCReLU), dotted with [`HIDDEN`] × 2 output weights,
@@ -85,8 +86,7 @@ impl Delta {
     /// deltas live in per-ply stacks).
     #[inline]
     pub fn set(&mut self, before: &Board, after: &Board) {
-        self.removed.clear();
-        self.added.clear();
+        self.clear();
         for color in [Color::White, Color::Black] {
             for role in Role::ALL {
                 let (was, is) = (before.pieces(color, role), after.pieces(color, role));
@@ -288,14 +288,6 @@ impl Network {
             simd::apply(&mut acc.values[persp.index()], &self.feature_bias, &columns, &[]);
         }
         acc
-    }
-
-    /// Sets `out` to the accumulator of `after`, a position reached from
-    /// `before` (whose accumulator is `acc`) by one move of any kind.
-    pub fn update(&self, acc: &Accumulator, before: &Board, after: &Board, out: &mut Accumulator) {
-        let mut delta = Delta::default();
-        delta.set(before, after);
-        self.apply(acc, &delta, out);
     }
 
     /// Sets `out` to `acc` with the pieces of `delta` taken off and put on.
@@ -550,7 +542,9 @@ mod tests {
                 let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
                 let child = V::play(&b, m);
                 let mut next = Accumulator::default();
-                net.update(&acc, &b, &child, &mut next);
+                let mut delta = Delta::default();
+                delta.set(&b, &child);
+                net.apply(&acc, &delta, &mut next);
                 assert_eq!(next, net.refresh(&child), "{} after {m:?} from {}", V::NAME, V::fen(&b));
                 assert_eq!(net.evaluate(&next, child.turn()), net.evaluate(&net.refresh(&child), child.turn()));
                 acc = next;

@@ -239,8 +239,9 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 for i in 0..multipv {
                     self.report(reporter, depth, i, Bound::Exact);
                 }
-                let stop = self.should_stop_after_iteration();
-                self.note_iteration();
+                let progress = self.progress();
+                let stop = self.should_stop_after_iteration(&progress);
+                self.note_iteration(&progress);
                 if stop {
                     break;
                 }
@@ -270,7 +271,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
     }
 
-    fn should_stop_after_iteration(&mut self) -> bool {
+    fn should_stop_after_iteration(&self, progress: &timeman::Progress) -> bool {
         let limits = self.shared.limits;
         let c = self.shared.control;
         let best = self.root_moves[0].score;
@@ -286,7 +287,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             let soft = if self.root_moves.len() == 1 {
                 soft / 8
             } else if self.completed_depth >= TM_SCALE_MIN_DEPTH {
-                let scaled = soft as f64 * timeman::soft_scale(self.progress());
+                let scaled = soft as f64 * timeman::soft_scale(*progress);
                 (scaled as u64).min(self.shared.budget.hard.unwrap_or(u64::MAX))
             } else {
                 soft
@@ -311,9 +312,8 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 
     /// Remembers the completed iteration's best move and score.
-    fn note_iteration(&mut self) {
-        let p = self.progress();
-        self.stability = p.stability;
+    fn note_iteration(&mut self, progress: &timeman::Progress) {
+        self.stability = progress.stability;
         self.last_best = self.root_moves[0].mv;
         self.last_best_score = Some(self.root_moves[0].score);
     }
