@@ -76,6 +76,39 @@ fn fission_vs_fission_in_each_variant() {
     }
 }
 
+/// Two builds of one engine (different commands, the same reported name)
+/// are numbered in the log and the PGN, so that games can be told apart.
+#[test]
+fn engines_with_the_same_name_are_numbered() {
+    let dir = crate::common::TempDir::new("names");
+    let pgn = dir.file("names.pgn");
+    let wrapped = format!("env {FISSION}");
+    let (s, lines) = run_match(&[
+        "--engine",
+        FISSION,
+        "--engine",
+        &wrapped,
+        "--variant",
+        "atomic",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.02",
+        "--pgn",
+        &pgn,
+        "--timemargin",
+        "300",
+    ]);
+    assert_eq!(s.games, 2);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // Engine 1 has white in the first game of each pair, engine 2 in the second.
+    let whites: Vec<_> = text.lines().filter(|l| l.starts_with("[White ")).collect();
+    assert_eq!(whites.len(), 2);
+    assert!(whites[0].ends_with(" #1\"]") && whites[1].ends_with(" #2\"]"), "{whites:?}");
+    assert!(text.lines().filter(|l| l.starts_with("[Black ")).all(|l| l.contains(" #")));
+    assert!(lines.iter().any(|l| l.starts_with("Game ") && l.contains("#1 vs ") && l.contains("#2")), "{lines:?}");
+}
+
 #[test]
 fn broken_engines_lose_with_the_right_reason() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");

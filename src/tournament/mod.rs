@@ -107,14 +107,19 @@ fn run_v<V: Variant>(cfg: &MatchConfig, say: &(dyn Fn(&str) + Sync)) -> Result<M
             s.spawn(move || worker::play_jobs::<V>(cfg, openings, &jobs, &stop, &tx));
         }
         drop(tx);
-        let unique = |idx: usize, name: String| -> String {
-            let same = cfg.engines.len() > 1
-                && cfg.engines.iter().enumerate().any(|(j, e)| j != idx && e.cmd == cfg.engines[idx].cmd);
+        // Engines that cannot be told apart by the name they report (the
+        // same command, or two builds of one engine meeting) are numbered
+        // as on the command line: "Fission 0.1.0 #1".
+        let unique = |idx: usize, name: String, clash: bool| -> String {
+            let same = clash
+                || cfg.engines.len() > 1
+                    && cfg.engines.iter().enumerate().any(|(j, e)| j != idx && e.cmd == cfg.engines[idx].cmd);
             if same { format!("{name} #{}", idx + 1) } else { name }
         };
         for done in rx {
             let Done { job, record, white_name, black_name } = done;
-            let (white_name, black_name) = (unique(job.white, white_name), unique(job.black, black_name));
+            let clash = white_name == black_name;
+            let (white_name, black_name) = (unique(job.white, white_name, clash), unique(job.black, black_name, clash));
             if let Some(f) = pgn_file.as_mut() {
                 let h = pgn::Header {
                     event: "Fission match",
