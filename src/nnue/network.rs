@@ -266,6 +266,12 @@ impl Network {
         Ok(Network { feature_weights, feature_bias, output_weights, output_bias, variant })
     }
 
+    /// The quantised parts, as [`Network::from_parts`] takes them (for a
+    /// trainer that starts from this net).
+    pub fn parts(&self) -> (&[i16], &[i16; HIDDEN], &[i16; 2 * HIDDEN], i32) {
+        (&self.feature_weights, &self.feature_bias, &self.output_weights, self.output_bias)
+    }
+
     /// The variant this net was trained for.
     pub fn variant(&self) -> VariantKind {
         self.variant

@@ -101,6 +101,20 @@ impl Model {
         Ok(Model::from_flat(&v))
     }
 
+    /// The float weights a quantised net stands for (the inverse of
+    /// [`quantise`] up to its rounding): training can go on from a net
+    /// whose float checkpoint is gone, e.g. the one the engine embeds.
+    pub fn from_network(net: &Network) -> Model {
+        let (fw, fb, ow, ob) = net.parts();
+        let f = |x: i16, scale: i32| x as f32 / scale as f32;
+        Model {
+            ft_w: fw.iter().map(|&x| f(x, QA)).collect(),
+            ft_b: fb.iter().map(|&x| f(x, QA)).collect(),
+            out_w: ow.iter().map(|&x| f(x, QB)).collect(),
+            out_b: ob as f32 / (QA * QB) as f32,
+        }
+    }
+
     /// The raw output (units of `SCALE` centipawns) for the record.
     pub fn output(&self, r: &Record) -> f32 {
         let f = Features::of(r, false);
@@ -510,6 +524,24 @@ mod tests {
             .sum::<f32>()
             / validation.len() as f32;
         assert!(diff < 10.0, "quantisation moves the evaluation by {diff} cp on average");
+    }
+
+    /// A net read back into float weights quantises to the same net, and
+    /// evaluates as the float model does (within the rounding).
+    #[test]
+    fn a_quantised_net_is_read_back_into_its_float_weights() {
+        let data = synthetic(2_000, 5);
+        let mut model = Model::random(9);
+        let (mut train_set, validation) = split(data, 0.1, 1);
+        let cfg = TrainConfig { epochs: 2, batch: 256, lr: 0.01, ..TrainConfig::default() };
+        train(&mut model, &mut train_set, &validation, &cfg, |_, _| {});
+        let net = quantise(&model, VariantKind::Atomic).unwrap();
+        let back = Model::from_network(&net);
+        assert_eq!(quantise(&back, VariantKind::Atomic).unwrap().to_bytes(), net.to_bytes());
+        for r in &validation[..50] {
+            let (float, engine) = ((back.output(r) * SCALE as f32) as i32, engine_eval(&net, r));
+            assert!((float - engine).abs() <= 4, "{float} vs {engine}");
+        }
     }
 
     #[test]

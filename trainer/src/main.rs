@@ -5,7 +5,7 @@ use clap::Parser;
 use fission::VariantKind;
 use fission::eval::Evaluate;
 use fission::nnue::data::read_records;
-use fission::nnue::network::SCALE;
+use fission::nnue::network::{Network, SCALE};
 use fission::with_variant;
 use fission_trainer::{Model, TrainConfig, engine_eval, eval_loss, quantise, split, train};
 use std::path::PathBuf;
@@ -54,8 +54,12 @@ struct Args {
     #[arg(long)]
     checkpoints: Option<PathBuf>,
     /// Start from a float checkpoint instead of random weights.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init_net")]
     resume: Option<PathBuf>,
+    /// Start from a net file (the engine's format, e.g. `nets/atomic.fnn`),
+    /// its quantised weights read back as floats.
+    #[arg(long)]
+    init_net: Option<PathBuf>,
 }
 
 fn run(args: Args) -> Result<(), String> {
@@ -72,9 +76,17 @@ fn run(args: Args) -> Result<(), String> {
     }
     let (mut train_set, validation) = split(records, args.validation, args.seed);
     eprintln!("training on {} positions, validating on {}", train_set.len(), validation.len());
-    let mut model = match &args.resume {
-        Some(p) => Model::from_checkpoint(&std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?)?,
-        None => Model::random(args.seed),
+    let read = |p: &PathBuf| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
+    let mut model = match (&args.resume, &args.init_net) {
+        (Some(p), _) => Model::from_checkpoint(&read(p)?)?,
+        (None, Some(p)) => {
+            let net = Network::from_bytes(&read(p)?).map_err(|e| format!("{}: {e}", p.display()))?;
+            if net.variant() != args.variant {
+                return Err(format!("{} is a {} net, not {}", p.display(), net.variant(), args.variant));
+            }
+            Model::from_network(&net)
+        }
+        (None, None) => Model::random(args.seed),
     };
     let cfg = TrainConfig {
         epochs: args.epochs,
