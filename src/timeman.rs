@@ -64,10 +64,14 @@ pub fn budget(clock: &Clock, us: Color, move_overhead: u64) -> Budget {
     //
     // Every move also costs `move_overhead` outside the search (the GUI,
     // pipes, the scheduler): the time planned over the moves to go keeps
-    // that much back for each of them, as Stockfish does, so that a long
-    // sudden-death game reaches its last moves with a reserve instead of
-    // a clock that the fixed cost per move runs out.
-    let planned = time.saturating_sub(move_overhead * (mtg + 2)).max(1);
+    // that much back for each of them, less what the increments still to
+    // come pay for (Stockfish folds both into its time left the same way).
+    // Without an increment, a long sudden-death game thus reaches its last
+    // moves with a reserve instead of a clock that the fixed cost per move
+    // runs out; with an increment of more than about the overhead nothing
+    // is held back, as the clock cannot drain (see `LOW_CLOCK_SHARE`).
+    let reserve = (move_overhead * (mtg + 2)).saturating_sub(inc * (mtg - 1));
+    let planned = avail.saturating_sub(reserve).max(1);
     let base = (planned / mtg + inc * 3 / 4).min(if mtg == 1 { avail } else { avail / LOW_CLOCK_SHARE });
     let hard = (base * HARD_FACTOR).min(hard_cap).max(1);
     let soft = base.min(hard).max(1);
@@ -152,6 +156,26 @@ mod tests {
             time -= think as i64 + 5;
             assert!(time > 0, "flag fell at move {n}");
         }
+    }
+
+    /// The reserve is paid for by the increments to come: from an
+    /// increment of about the overhead on, the budget is the clock's share
+    /// plus three quarters of the increment, with nothing held back.
+    #[test]
+    fn increments_pay_for_the_overhead() {
+        for time in [100i64, 300, 1000, 3000, 60_000] {
+            for (inc, overhead) in [(30i64, 10u64), (100, 10), (20, 0), (1000, 50)] {
+                let c = Clock { wtime: Some(time), winc: Some(inc), ..Clock::default() };
+                let avail = (time as u64).saturating_sub(overhead).max(1);
+                let base = (avail / DEFAULT_MOVES_TO_GO + inc as u64 * 3 / 4).min(avail / LOW_CLOCK_SHARE);
+                assert_eq!(budget(&c, Color::White, overhead).soft, Some(base.max(1)), "{c:?}");
+            }
+        }
+        // A small increment pays for part of it: less than without the
+        // reserve, more than without the increment's share.
+        let with = |inc| budget(&Clock { wtime: Some(3000), winc: Some(inc), ..Clock::default() }, Color::White, 10);
+        let (none, small) = (with(0).soft.unwrap(), with(5).soft.unwrap());
+        assert!(none < small && small < (2990 / DEFAULT_MOVES_TO_GO + 5 * 3 / 4), "{none} {small}");
     }
 
     #[test]
