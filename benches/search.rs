@@ -5,10 +5,10 @@
 //! `cargo bench --bench search`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fission::bench;
 use fission::eval::Evaluate;
+use fission::search::bench;
+use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
-use fission::tt::TranspositionTable;
 use fission::{Atomic, Board, Chess, Push};
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! variant (PGN checked by python-chess), broken engines losing with the
 //! right termination, and the statistics against hand-computed values.
 
-use fission::tournament::stats::{Sprt, SprtVerdict, Tally, elo_from_score, erf, expected_score};
-use fission::tournament::{MatchConfig, MatchSummary, run};
+use fission::tools::tournament::stats::{Sprt, SprtVerdict, Tally, elo_from_score, erf, expected_score};
+use fission::tools::tournament::{MatchConfig, MatchSummary, run};
 use std::process::Command;
 use std::sync::Mutex;
 

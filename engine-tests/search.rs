@@ -3,12 +3,12 @@
 
 use crate::common;
 
-use fission::bench;
 use fission::eval::Evaluate;
+use fission::search::bench;
 use fission::search::mate::forced_win;
 use fission::search::score::{MATE_BOUND, mate_in};
+use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, SearchResult, Silent, think};
-use fission::tt::TranspositionTable;
 use fission::{Atomic, Board, Chess, MoveList, Push, Variant};
 
 fn search<V: Evaluate>(b: &Board, limits: Limits, threads: usize) -> SearchResult {

@@ -5,9 +5,9 @@
 //! `cargo run --release --example gen_mates > engine-tests/data/atomic_mates.epd`
 
 use fission::search::mate::shortest_win;
+use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
-use fission::tournament::random_openings;
-use fission::tt::TranspositionTable;
+use fission::tools::tournament::random_openings;
 use fission::{Atomic, Variant};
 use std::collections::HashSet;
 

@@ -14,9 +14,9 @@
 #[path = "common/flags.rs"]
 mod flags;
 
+use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
-use fission::tournament::random_openings;
-use fission::tt::TranspositionTable;
+use fission::tools::tournament::random_openings;
 use fission::{Variant, VariantKind, with_variant};
 use flags::Flags;
 use std::collections::HashSet;

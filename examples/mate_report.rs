@@ -5,8 +5,8 @@
 
 use fission::notation::move_to_uci;
 use fission::search::score::mate_in;
+use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, PvInfo, Reporter, SearchOptions, think};
-use fission::tt::TranspositionTable;
 use fission::{Atomic, Variant};
 use std::sync::Mutex;
 use std::time::Instant;

@@ -18,9 +18,9 @@
 mod flags;
 
 use fission::eval::Evaluate;
+use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
-use fission::tournament::random_openings;
-use fission::tt::TranspositionTable;
+use fission::tools::tournament::random_openings;
 use fission::{Board, Color, Outcome, VariantKind, with_variant};
 use flags::Flags;
 use std::io::Write;

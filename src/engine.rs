@@ -9,8 +9,8 @@ use crate::nnue::{
     network::{HIDDEN, INPUTS, Network},
 };
 use crate::notation;
+use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
-use crate::tt::TranspositionTable;
 use crate::types::{Move, MoveList};
 use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_variant;

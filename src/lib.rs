@@ -1,33 +1,31 @@
 //! Fission: a UCI engine for atomic, dynamo, push and standard chess.
 //!
-//! Module map:
-//! * [`types`]: squares, bitboards, colours, pieces, moves;
-//! * [`attacks`]: leaper, magic slider and ray tables;
-//! * [`board`]: the board with its Zobrist key, FEN;
-//! * [`variant`]: the rules, one file per variant behind the `Variant` trait;
-//! * [`perft`]: move-path enumeration for validating the rules;
-//! * [`eval`]: static evaluation per variant; [`search`], [`tt`], [`timeman`]:
-//!   the search; [`engine`]: game state and search threads; [`bench`];
-//! * [`notation`]: moves as UCI text and back (rules, not protocol);
+//! Module map (each layer imports only the ones above it in this list;
+//! see `docs/architecture.md`):
+//! * rules core: [`types`] (squares, bitboards, colours, pieces, moves),
+//!   [`attacks`] (leaper, magic slider and ray tables), [`board`] (the board
+//!   with its Zobrist key, FEN), [`variant`] (the rules, one module per
+//!   variant behind the `Variant` trait), [`notation`] (moves as UCI text
+//!   and back), [`perft`] (move-path enumeration and the `.perft` suites);
+//! * [`nnue`]: the network, its accumulators, kernels and file formats;
+//! * [`eval`]: the evaluation boundary ([`eval::Evaluator`]: classical or a
+//!   network) and the classical evaluation of each variant;
+//! * [`search`]: the search, its hash table, time limits and threads, and the
+//!   bench;
+//! * [`engine`]: the game being played and the search it runs;
 //! * [`uci`]: the UCI front end, command parser and options;
-//! * [`tournament`]: the match runner (`fission match`);
-//! * [`nnue`]: the neural-network evaluation and its training-data format;
-//!   [`datagen`]: training positions from self-play (`fission datagen`).
+//! * [`tools`]: the match runner, training-data generation, perft-diff and
+//!   the UCI client they use.
 
 pub mod attacks;
-pub mod bench;
 pub mod board;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod nnue;
 pub mod notation;
 pub mod perft;
-pub mod perft_diff;
 pub mod search;
-pub mod timeman;
-pub mod tournament;
-pub mod tt;
+pub mod tools;
 pub mod types;
 pub mod uci;
 pub mod variant;

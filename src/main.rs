@@ -2,14 +2,15 @@
 //! (GUIs start it bare); the subcommands are tools around the engine.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use fission::datagen::{self, DatagenConfig};
 use fission::nnue::{self, network::Network};
 use fission::notation::move_to_uci;
 use fission::perft;
-use fission::perft_diff::{self, DiffConfig, DiffOutcome};
-use fission::tournament::{MatchArgs, MatchConfig};
+use fission::search::bench;
+use fission::tools::datagen::{self, DatagenConfig};
+use fission::tools::perft_diff::{self, DiffConfig, DiffOutcome};
+use fission::tools::tournament::{MatchArgs, MatchConfig};
 use fission::uci::{self, Output};
-use fission::{Board, Variant, VariantKind, bench, with_variant};
+use fission::{Board, Variant, VariantKind, with_variant};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -244,7 +245,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => {
             let sub = matches.subcommand_matches("match").expect("the match subcommand was parsed");
             let cfg = MatchConfig::from_args(args, sub).unwrap_or_else(|e| usage_error(&e));
-            fission::tournament::run(&cfg, &say).map(|_| ())
+            fission::tools::tournament::run(&cfg, &say).map(|_| ())
         }
         Some(Command::PerftDiff { engine, variant, depth, fen, moves, threads, timeout, suite }) => {
             let cfg = DiffConfig {

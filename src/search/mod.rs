@@ -5,23 +5,26 @@
 //! The search never prints: it reports through a [`Reporter`], and the UCI
 //! layer turns reports into text.
 
+pub mod bench;
 mod history;
+pub mod limits;
 pub mod mate;
 pub mod params;
 mod picker;
 pub mod score;
+pub mod tt;
 mod worker;
 
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::nnue::network::Network;
-use crate::timeman::{self, Budget, Clock};
-use crate::tt::TranspositionTable;
 use crate::types::Move;
+use limits::{self as timeman, Budget, Clock};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tt::TranspositionTable;
 use worker::Worker;
 
 /// What to search for and how long (as `go` gives it).
@@ -135,7 +138,7 @@ impl Control {
 }
 
 /// Bound type of a reported score: the transposition table's own.
-pub use crate::tt::Bound;
+pub use tt::Bound;
 
 /// One principal variation, reported after an iteration (or a re-search).
 #[derive(Clone, Debug)]

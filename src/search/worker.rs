@@ -3,15 +3,15 @@
 //! own history, killers and stacks; they share only the transposition table.
 
 use super::history::{self, Histories, PieceTo};
+use super::limits::{self as timeman, Budget};
 use super::params::*;
 use super::picker::{Ordering as MoveOrdering, Picker, Scores};
 use super::score::{self, DRAW, INFINITE, MATE_BOUND};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Control, Limits, PvInfo, Reporter, ThreadResult};
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::nnue::network::{AccumulatorStack, Network};
-use crate::timeman::{self, Budget};
-use crate::tt::{Bound, TranspositionTable, TtEntry};
 use crate::types::{Move, MoveList};
 use crate::variant::Outcome;
 use std::marker::PhantomData;

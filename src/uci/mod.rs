@@ -9,10 +9,10 @@
 pub mod command;
 pub mod options;
 
-use crate::bench;
 use crate::board::CastlingMode;
 use crate::engine::Engine;
 use crate::notation::move_to_uci_mode;
+use crate::search::bench;
 use crate::search::score::{UciScore, uci_score};
 use crate::search::{Bound, Limits, PvInfo, Reporter};
 use crate::types::{Bitboard, File, Rank, Square};

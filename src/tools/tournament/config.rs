@@ -4,7 +4,7 @@
 
 use super::game::{self, TimeControl};
 use super::stats::Sprt;
-use super::uci_engine::EngineSpec;
+use crate::tools::uci_client::EngineSpec;
 use crate::variant::VariantKind;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
 

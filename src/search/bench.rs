@@ -7,8 +7,8 @@
 use crate::board::Board;
 use crate::eval::Evaluate;
 use crate::nnue;
+use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
-use crate::tt::TranspositionTable;
 use crate::variant::{Atomic, Chess, Dynamo, Push, Variant};
 use std::time::Instant;
 

@@ -17,7 +17,7 @@
 use crate::board::Board;
 use crate::notation::{move_to_uci, parse_move};
 use crate::perft;
-use crate::tournament::uci_engine::{EngineSpec, UciEngine, WaitError};
+use crate::tools::uci_client::{EngineSpec, UciEngine, WaitError};
 use crate::types::Move;
 use crate::variant::{Variant, VariantKind};
 use crate::with_variant;

@@ -3,9 +3,9 @@
 //! queue is empty or the match is stopped (an SPRT verdict).
 
 use super::game::{self, GameRecord};
-use super::uci_engine::UciEngine;
 use super::{Done, Job, MatchConfig};
 use crate::board::Board;
+use crate::tools::uci_client::UciEngine;
 use crate::types::Color;
 use crate::variant::Variant;
 use std::collections::{HashMap, VecDeque};

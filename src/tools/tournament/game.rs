@@ -1,8 +1,8 @@
 //! One refereed game between two UCI engines, judged by Fission's own rules.
 
-use super::uci_engine::{UciEngine, WaitError};
 use crate::board::Board;
 use crate::notation::{move_to_uci, parse_move};
+use crate::tools::uci_client::{UciEngine, WaitError};
 use crate::types::{Color, Move};
 use crate::variant::{Variant, game_end};
 use std::time::{Duration, Instant};

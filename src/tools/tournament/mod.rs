@@ -11,7 +11,6 @@ pub mod openings;
 pub mod pgn;
 mod scoreboard;
 pub mod stats;
-pub mod uci_engine;
 mod worker;
 
 use crate::board::Board;
