@@ -1,10 +1,20 @@
 //! NNUE: a small neural network evaluation, efficiently updatable.
 //!
+//! * [`features`]: the input features (piece, square, point of view);
+//! * [`accumulator`]: the first layer's output, updated move by move, and
+//!   the search's lazy stack of them;
+//! * [`network`]: the quantised network, its output and its file format;
+//! * [`simd`]: the AVX2 and scalar kernels;
 //! * [`data`]: the training-record format written by `fission datagen`
-//!   and read by the trainer (`trainer/` in the workspace);
-//! * [`network`]: the network, its accumulators and its file format.
+//!   and read by the trainer (`trainer/` in the workspace).
+//!
+//! The search does not use these directly: [`crate::eval::Evaluator`] is
+//! the one place that chooses a network, loads one and keeps accumulators.
+pub mod accumulator;
 pub mod data;
+pub mod features;
 pub mod network;
+pub mod simd;
 
 use crate::variant::VariantKind;
 use network::Network;

@@ -1,15 +1,9 @@
 //! The network: (768 → [`HIDDEN`]) × 2 → 1, perspective, SCReLU.
 //!
-//! **Input.** For each point of view (White's and Black's), 768 binary
-//! features, one per (piece colour relative to that side, role, square seen
-//! from that side): [`feature`]. The first layer turns each side's active
-//! features into an *accumulator* of [`HIDDEN`] values: the bias plus the
-//! weight column of every present piece. A move changes a few features, so
-//! the accumulator is updated, not recomputed: a [`Delta`] diffs the piece
-//! bitboards of the position before and after, which handles an atomic
-//! explosion (up to nine pieces gone), castling, promotion and a push-chess
-//! shove alike; [`Network::apply`] applies it, and the search's
-//! [`AccumulatorStack`] does so lazily.
+//! **Input.** For each point of view, the 768 binary features of
+//! [`super::features`]; the first layer turns each side's active features
+//! into an [`Accumulator`] of [`HIDDEN`] values, updated move by move
+//! ([`super::accumulator`]).
 //!
 //! **Output.** `[acc(side to move), acc(other side)]`, each value clipped to
 //! `0..=QA` and squared (SCReLU), dotted with [`HIDDEN`] × 2 output weights,
@@ -29,17 +23,17 @@
 //! feature biases `i16[HIDDEN]`, output weights `i16[2 * HIDDEN]` (side to
 //! move's half first), output bias `i32`.
 //!
-//! **SIMD.** The accumulator update and the output layer have an AVX2 path
-//! (`std::arch`, chosen at run time when the CPU has AVX2) and a portable
-//! scalar path; integer arithmetic makes both give identical results
-//! (tested).
+//! **Kernels.** [`super::simd`]: AVX2 or scalar, chosen once when the net
+//! is built.
 
+use super::accumulator::{Accumulator, Delta};
 use super::data::{variant_code, variant_from_code};
+pub use super::features::{INPUTS, feature};
+use super::simd::Kernels;
 use crate::board::Board;
-use crate::types::{Color, Piece, Role, Square};
+use crate::types::Color;
 use crate::variant::VariantKind;
 
-pub const INPUTS: usize = 768;
 pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 pub const QB: i32 = 256;
@@ -56,122 +50,6 @@ const HEADER_BYTES: usize = 20;
 /// Size of a net file for [`HIDDEN`].
 pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
-/// The input feature of piece `p` on `sq` seen from `persp`'s side: own
-/// pieces first, squares mirrored top to bottom for Black.
-#[inline(always)]
-pub fn feature(persp: Color, p: Piece, sq: Square) -> usize {
-    let own = (p.color != persp) as usize;
-    let sq = if persp == Color::White { sq.index() } else { sq.index() ^ 56 };
-    own * 384 + p.role.index() * 64 + sq
-}
-
-/// First-layer outputs for both points of view, indexed by colour.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct Accumulator {
-    pub values: [[i16; HIDDEN]; 2],
-}
-
-/// The pieces one move takes off the board and puts on it: the difference
-/// of the 12 piece bitboards, so that any move of any variant (an explosion
-/// of up to 9 pieces, castling, a promotion, a push or pull) is one update.
-#[derive(Clone, Debug, Default)]
-pub struct Delta {
-    removed: arrayvec::ArrayVec<(Piece, Square), 32>,
-    added: arrayvec::ArrayVec<(Piece, Square), 32>,
-}
-
-impl Delta {
-    /// Sets this to the difference between `before` and `after` (in place:
-    /// deltas live in per-ply stacks).
-    #[inline]
-    pub fn set(&mut self, before: &Board, after: &Board) {
-        self.clear();
-        for color in [Color::White, Color::Black] {
-            for role in Role::ALL {
-                let (was, is) = (before.pieces(color, role), after.pieces(color, role));
-                if was == is {
-                    continue;
-                }
-                let p = Piece::new(color, role);
-                // At most 32 pieces leave or arrive in one move in any variant.
-                for sq in was & !is {
-                    let _ = self.removed.try_push((p, sq));
-                }
-                for sq in is & !was {
-                    let _ = self.added.try_push((p, sq));
-                }
-            }
-        }
-    }
-
-    /// No change (a null move).
-    pub fn clear(&mut self) {
-        self.removed.clear();
-        self.added.clear();
-    }
-}
-
-/// The accumulators of a search path, one per ply, brought up to date
-/// only when a position is evaluated: a move records its [`Delta`]
-/// (cheap: bitboard differences), and [`AccumulatorStack::get`] applies the
-/// deltas since the last ply that is up to date. Positions that are never
-/// evaluated (cut by the hash table, by mate distance, a repetition) cost no
-/// accumulator work.
-pub struct AccumulatorStack {
-    accs: Vec<Accumulator>,
-    deltas: Vec<Delta>,
-    /// Whether `accs[ply]` is the accumulator of the path's position at `ply`.
-    fresh: Vec<bool>,
-}
-
-impl AccumulatorStack {
-    /// A stack of `plies` entries for a path starting at `root`.
-    pub fn new(net: &Network, root: &Board, plies: usize) -> AccumulatorStack {
-        let plies = plies.max(1);
-        let mut accs = vec![Accumulator::default(); plies];
-        accs[0] = net.refresh(root);
-        let mut fresh = vec![false; plies];
-        fresh[0] = true;
-        AccumulatorStack { accs, deltas: vec![Delta::default(); plies], fresh }
-    }
-
-    /// The position at `ply + 1` is `after`, reached from `before` at `ply`.
-    #[inline]
-    pub fn push(&mut self, ply: usize, before: &Board, after: &Board) {
-        self.deltas[ply + 1].set(before, after);
-        self.fresh[ply + 1] = false;
-    }
-
-    /// The position at `ply + 1` is the one at `ply` (a null move).
-    #[inline]
-    pub fn push_null(&mut self, ply: usize) {
-        self.deltas[ply + 1].clear();
-        self.fresh[ply + 1] = false;
-    }
-
-    /// The accumulator of the path's position at `ply`.
-    #[inline]
-    pub fn get(&mut self, net: &Network, ply: usize) -> &Accumulator {
-        let mut first = ply;
-        while !self.fresh[first] {
-            first -= 1;
-        }
-        for k in first + 1..=ply {
-            let (done, next) = self.accs.split_at_mut(k);
-            net.apply(&done[k - 1], &self.deltas[k], &mut next[0]);
-            self.fresh[k] = true;
-        }
-        &self.accs[ply]
-    }
-}
-
-impl Default for Accumulator {
-    fn default() -> Self {
-        Accumulator { values: [[0; HIDDEN]; 2] }
-    }
-}
-
 /// A loaded, quantised network.
 #[derive(Clone)]
 pub struct Network {
@@ -181,6 +59,8 @@ pub struct Network {
     output_weights: [i16; 2 * HIDDEN],
     output_bias: i32,
     variant: VariantKind,
+    /// The kernels this CPU runs, chosen once.
+    kernels: Kernels,
 }
 
 impl std::fmt::Debug for Network {
@@ -263,7 +143,7 @@ impl Network {
         if let Some(w) = output_weights.iter().find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16) {
             return Err(format!("output weight {w} out of range (at most {MAX_OUTPUT_WEIGHT} in magnitude)"));
         }
-        Ok(Network { feature_weights, feature_bias, output_weights, output_bias, variant })
+        Ok(Network { feature_weights, feature_bias, output_weights, output_bias, variant, kernels: Kernels::detect() })
     }
 
     /// The quantised parts, as [`Network::from_parts`] takes them (for a
@@ -291,7 +171,7 @@ impl Network {
                 .into_iter()
                 .map(|sq| self.column(feature(persp, b.piece_at(sq).expect("occupied"), sq)))
                 .collect();
-            simd::apply(&mut acc.values[persp.index()], &self.feature_bias, &columns, &[]);
+            self.kernels.apply(&mut acc.values[persp.index()], &self.feature_bias, &columns, &[]);
         }
         acc
     }
@@ -309,7 +189,7 @@ impl Network {
             for &(p, sq) in &delta.removed {
                 subs.push(self.column(feature(persp, p, sq)));
             }
-            simd::apply(&mut out.values[persp.index()], &acc.values[persp.index()], &adds, &subs);
+            self.kernels.apply(&mut out.values[persp.index()], &acc.values[persp.index()], &adds, &subs);
         }
     }
 
@@ -317,154 +197,16 @@ impl Network {
     /// position whose accumulator is `acc`, `stm` to move.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
-        let sum = simd::screlu_dot(&acc.values[stm.index()], &acc.values[(!stm).index()], &self.output_weights);
+        let sum = self.kernels.screlu_dot(&acc.values[stm.index()], &acc.values[(!stm).index()], &self.output_weights);
         let out = sum / QA as i64 + self.output_bias as i64;
         (out * SCALE as i64 / (QA * QB) as i64) as i32
-    }
-}
-
-/// The two kernels, with an AVX2 path and a scalar one.
-pub mod simd {
-    use super::{HIDDEN, QA};
-
-    /// Whether the AVX2 kernels are used (the CPU has AVX2).
-    #[inline(always)]
-    pub fn avx2() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::arch::is_x86_feature_detected!("avx2")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
-    }
-
-    /// `dst = src + Σ adds − Σ subs` (wrapping `i16` arithmetic).
-    #[inline]
-    pub fn apply(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], adds: &[&[i16; HIDDEN]], subs: &[&[i16; HIDDEN]]) {
-        #[cfg(target_arch = "x86_64")]
-        if avx2() {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { avx2_impl::apply(dst, src, adds, subs) };
-            return;
-        }
-        apply_scalar(dst, src, adds, subs);
-    }
-
-    pub fn apply_scalar(
-        dst: &mut [i16; HIDDEN],
-        src: &[i16; HIDDEN],
-        adds: &[&[i16; HIDDEN]],
-        subs: &[&[i16; HIDDEN]],
-    ) {
-        *dst = *src;
-        for a in adds {
-            for (d, &w) in dst.iter_mut().zip(a.iter()) {
-                *d = d.wrapping_add(w);
-            }
-        }
-        for s in subs {
-            for (d, &w) in dst.iter_mut().zip(s.iter()) {
-                *d = d.wrapping_sub(w);
-            }
-        }
-    }
-
-    /// `Σ clamp(us, 0, QA)² · w[..HIDDEN] + Σ clamp(them, 0, QA)² · w[HIDDEN..]`.
-    #[inline]
-    pub fn screlu_dot(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[i16; 2 * HIDDEN]) -> i64 {
-        #[cfg(target_arch = "x86_64")]
-        if avx2() {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2_impl::screlu_dot(us, them, w) };
-        }
-        screlu_dot_scalar(us, them, w)
-    }
-
-    pub fn screlu_dot_scalar(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[i16; 2 * HIDDEN]) -> i64 {
-        let half = |acc: &[i16; HIDDEN], w: &[i16]| -> i64 {
-            acc.iter()
-                .zip(w)
-                .map(|(&a, &w)| {
-                    let c = (a as i32).clamp(0, QA);
-                    (c * c * w as i32) as i64
-                })
-                .sum()
-        };
-        half(us, &w[..HIDDEN]) + half(them, &w[HIDDEN..])
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    mod avx2_impl {
-        use super::{HIDDEN, QA};
-        use std::arch::x86_64::*;
-
-        const LANES: usize = 16;
-        const _: () = assert!(HIDDEN.is_multiple_of(LANES));
-
-        #[target_feature(enable = "avx2")]
-        pub unsafe fn apply(
-            dst: &mut [i16; HIDDEN],
-            src: &[i16; HIDDEN],
-            adds: &[&[i16; HIDDEN]],
-            subs: &[&[i16; HIDDEN]],
-        ) {
-            for c in 0..HIDDEN / LANES {
-                let at = c * LANES;
-                // SAFETY: `at + LANES <= HIDDEN` for every array read or
-                // written; unaligned loads and stores need no alignment.
-                unsafe {
-                    let mut v = _mm256_loadu_si256(src.as_ptr().add(at) as *const __m256i);
-                    for a in adds {
-                        v = _mm256_add_epi16(v, _mm256_loadu_si256(a.as_ptr().add(at) as *const __m256i));
-                    }
-                    for s in subs {
-                        v = _mm256_sub_epi16(v, _mm256_loadu_si256(s.as_ptr().add(at) as *const __m256i));
-                    }
-                    _mm256_storeu_si256(dst.as_mut_ptr().add(at) as *mut __m256i, v);
-                }
-            }
-        }
-
-        #[target_feature(enable = "avx2")]
-        pub unsafe fn screlu_dot(us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[i16; 2 * HIDDEN]) -> i64 {
-            let zero = _mm256_setzero_si256();
-            let qa = _mm256_set1_epi16(QA as i16);
-            let mut sum = _mm256_setzero_si256();
-            for (half, acc) in [us, them].into_iter().enumerate() {
-                for c in 0..HIDDEN / LANES {
-                    let at = c * LANES;
-                    // SAFETY: `at + LANES <= HIDDEN` and `half * HIDDEN + at
-                    // + LANES <= 2 * HIDDEN`: every load is in bounds.
-                    unsafe {
-                        let a = _mm256_loadu_si256(acc.as_ptr().add(at) as *const __m256i);
-                        let wv = _mm256_loadu_si256(w.as_ptr().add(half * HIDDEN + at) as *const __m256i);
-                        let clipped = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
-                        // Widened to i32: the square (up to 255²) times the
-                        // weight does not fit 16 bits.
-                        for (c16, w16) in [
-                            (_mm256_castsi256_si128(clipped), _mm256_castsi256_si128(wv)),
-                            (_mm256_extracti128_si256::<1>(clipped), _mm256_extracti128_si256::<1>(wv)),
-                        ] {
-                            let c32 = _mm256_cvtepi16_epi32(c16);
-                            let w32 = _mm256_cvtepi16_epi32(w16);
-                            sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(_mm256_mullo_epi32(c32, c32), w32));
-                        }
-                    }
-                }
-            }
-            let mut lanes = [0i32; 8];
-            // SAFETY: `lanes` holds exactly 8 i32, 32 bytes.
-            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum) };
-            lanes.iter().map(|&x| x as i64).sum()
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::accumulator::AccumulatorStack;
     use crate::types::SplitMix;
     use crate::variant::{Atomic, Variant};
 
@@ -492,33 +234,6 @@ mod tests {
         let mut wrong = bytes.clone();
         wrong[12] = 99; // hidden size
         assert!(Network::from_bytes(&wrong).unwrap_err().contains("x99"));
-    }
-
-    #[test]
-    fn scalar_and_simd_kernels_agree() {
-        let mut rng = SplitMix::new(3);
-        let mut v = || {
-            let mut a = [0i16; HIDDEN];
-            a.iter_mut().for_each(|x| *x = (rng.next_u64() % 1200) as i16 - 400);
-            a
-        };
-        let (src, a1, a2, s1) = (v(), v(), v(), v());
-        let mut w = [0i16; 2 * HIDDEN];
-        let (w1, w2) = (v(), v());
-        w[..HIDDEN].iter_mut().zip(w1).for_each(|(d, x)| *d = x % MAX_OUTPUT_WEIGHT as i16);
-        w[HIDDEN..].iter_mut().zip(w2).for_each(|(d, x)| *d = x % MAX_OUTPUT_WEIGHT as i16);
-        // The extremes: every value clipped at QA against the largest weights.
-        let top = [QA as i16 + 5; HIDDEN];
-        let wmax = [MAX_OUTPUT_WEIGHT as i16; 2 * HIDDEN];
-        assert_eq!(simd::screlu_dot(&top, &top, &wmax), simd::screlu_dot_scalar(&top, &top, &wmax));
-        let wmin = [-(MAX_OUTPUT_WEIGHT as i16); 2 * HIDDEN];
-        assert_eq!(simd::screlu_dot(&top, &top, &wmin), -simd::screlu_dot_scalar(&top, &top, &wmax));
-        let (mut fast, mut slow) = ([0i16; HIDDEN], [0i16; HIDDEN]);
-        simd::apply(&mut fast, &src, &[&a1, &a2], &[&s1]);
-        simd::apply_scalar(&mut slow, &src, &[&a1, &a2], &[&s1]);
-        assert_eq!(fast, slow);
-        assert_eq!(simd::screlu_dot(&src, &a1, &w), simd::screlu_dot_scalar(&src, &a1, &w));
-        assert_ne!(simd::screlu_dot_scalar(&src, &a1, &w), 0);
     }
 
     #[test]

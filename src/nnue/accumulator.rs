@@ -1,0 +1,120 @@
+//! The first layer's output, kept up to date move by move.
+//!
+//! An [`Accumulator`] holds, for each point of view, the feature bias plus
+//! the weight column of every present piece. A move changes a few
+//! features, so the accumulator is updated, not recomputed: a [`Delta`]
+//! diffs the piece bitboards of the position before and after, which
+//! handles an atomic explosion, castling, promotion and a push-chess shove
+//! alike, and [`Network::apply`] applies it. The search's
+//! [`AccumulatorStack`] does so lazily, only for positions it evaluates.
+
+use super::network::{HIDDEN, Network};
+use crate::board::Board;
+use crate::types::{Color, Piece, Role, Square};
+
+/// First-layer outputs for both points of view, indexed by colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub values: [[i16; HIDDEN]; 2],
+}
+
+/// The pieces one move takes off the board and puts on it: the difference
+/// of the 12 piece bitboards, so that any move of any variant (an explosion
+/// of up to 9 pieces, castling, a promotion, a push or pull) is one update.
+#[derive(Clone, Debug, Default)]
+pub struct Delta {
+    pub(super) removed: arrayvec::ArrayVec<(Piece, Square), 32>,
+    pub(super) added: arrayvec::ArrayVec<(Piece, Square), 32>,
+}
+
+impl Delta {
+    /// Sets this to the difference between `before` and `after` (in place:
+    /// deltas live in per-ply stacks).
+    #[inline]
+    pub fn set(&mut self, before: &Board, after: &Board) {
+        self.clear();
+        for color in [Color::White, Color::Black] {
+            for role in Role::ALL {
+                let (was, is) = (before.pieces(color, role), after.pieces(color, role));
+                if was == is {
+                    continue;
+                }
+                let p = Piece::new(color, role);
+                // At most 32 pieces leave or arrive in one move in any variant.
+                for sq in was & !is {
+                    let _ = self.removed.try_push((p, sq));
+                }
+                for sq in is & !was {
+                    let _ = self.added.try_push((p, sq));
+                }
+            }
+        }
+    }
+
+    /// No change (a null move).
+    pub fn clear(&mut self) {
+        self.removed.clear();
+        self.added.clear();
+    }
+}
+
+/// The accumulators of a search path, one per ply, brought up to date
+/// only when a position is evaluated: a move records its [`Delta`]
+/// (cheap: bitboard differences), and [`AccumulatorStack::get`] applies the
+/// deltas since the last ply that is up to date. Positions that are never
+/// evaluated (cut by the hash table, by mate distance, a repetition) cost no
+/// accumulator work.
+pub struct AccumulatorStack {
+    accs: Vec<Accumulator>,
+    deltas: Vec<Delta>,
+    /// Whether `accs[ply]` is the accumulator of the path's position at `ply`.
+    fresh: Vec<bool>,
+}
+
+impl AccumulatorStack {
+    /// A stack of `plies` entries for a path starting at `root`.
+    pub fn new(net: &Network, root: &Board, plies: usize) -> AccumulatorStack {
+        let plies = plies.max(1);
+        let mut accs = vec![Accumulator::default(); plies];
+        accs[0] = net.refresh(root);
+        let mut fresh = vec![false; plies];
+        fresh[0] = true;
+        AccumulatorStack { accs, deltas: vec![Delta::default(); plies], fresh }
+    }
+
+    /// The position at `ply + 1` is `after`, reached from `before` at `ply`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, before: &Board, after: &Board) {
+        self.deltas[ply + 1].set(before, after);
+        self.fresh[ply + 1] = false;
+    }
+
+    /// The position at `ply + 1` is the one at `ply` (a null move).
+    #[inline]
+    pub fn push_null(&mut self, ply: usize) {
+        self.deltas[ply + 1].clear();
+        self.fresh[ply + 1] = false;
+    }
+
+    /// The accumulator of the path's position at `ply`.
+    #[inline]
+    pub fn get(&mut self, net: &Network, ply: usize) -> &Accumulator {
+        let mut first = ply;
+        while !self.fresh[first] {
+            first -= 1;
+        }
+        for k in first + 1..=ply {
+            let (done, next) = self.accs.split_at_mut(k);
+            net.apply(&done[k - 1], &self.deltas[k], &mut next[0]);
+            self.fresh[k] = true;
+        }
+        &self.accs[ply]
+    }
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator { values: [[0; HIDDEN]; 2] }
+    }
+}
