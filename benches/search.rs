@@ -18,7 +18,7 @@ fn search_all<V: Evaluate>(boards: &[Board], depth: u32, threads: usize) -> u64 
     for b in boards {
         tt.clear();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let opts = SearchOptions { threads, ..SearchOptions::default() };
+        let opts = SearchOptions::fixed(V::KIND, threads);
         nodes += think::<V>(b, &[b.key()], &limits, &opts, &tt, &Control::new(false), &Silent).nodes;
     }
     nodes

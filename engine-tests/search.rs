@@ -13,7 +13,7 @@ use fission::{Atomic, Board, Chess, MoveList, Push, Variant};
 
 fn search<V: Evaluate>(b: &Board, limits: Limits, threads: usize) -> SearchResult {
     let tt = TranspositionTable::try_new(8).unwrap();
-    let opts = SearchOptions { threads, ..SearchOptions::default() };
+    let opts = SearchOptions::fixed(V::KIND, threads);
     think::<V>(b, &[b.key()], &limits, &opts, &tt, &Control::new(false), &Silent)
 }
 

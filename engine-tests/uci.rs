@@ -651,7 +651,7 @@ fn eval_file_and_use_nnue() {
     assert_eq!(eval_of(&mut e), embedded_eval);
     e.send("setoption name Use NNUE value false");
     let classical = eval_of(&mut e);
-    assert_eq!(classical, <Atomic as fission::eval::Evaluate>::evaluate(&b));
+    assert_eq!(classical, <Atomic as fission::eval::Evaluate>::evaluate_classical(&b));
     e.send("setoption name Use NNUE value true");
 
     e.send(&format!("setoption name EvalFile value {path}"));

@@ -37,8 +37,15 @@ fn main() {
             }
             tt.clear();
             let limits = Limits { depth: Some(4 + (g % 3) as u32), ..Limits::default() };
-            let r =
-                think::<Atomic>(&b, &[b.key()], &limits, &SearchOptions::default(), &tt, &Control::new(false), &Silent);
+            let r = think::<Atomic>(
+                &b,
+                &[b.key()],
+                &limits,
+                &SearchOptions::fixed(Atomic::KIND, 1),
+                &tt,
+                &Control::new(false),
+                &Silent,
+            );
             let Some(m) = r.best else { break };
             b = Atomic::play(&b, m);
         }

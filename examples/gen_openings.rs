@@ -87,7 +87,15 @@ fn generate<V: Variant + fission::eval::Evaluate>(a: &Args) {
             tried += 1;
             tt.clear();
             let limits = Limits { nodes: Some(a.nodes), ..Limits::default() };
-            let r = think::<V>(&b, &[b.key()], &limits, &SearchOptions::default(), &tt, &Control::new(false), &Silent);
+            let r = think::<V>(
+                &b,
+                &[b.key()],
+                &limits,
+                &SearchOptions::fixed(V::KIND, 1),
+                &tt,
+                &Control::new(false),
+                &Silent,
+            );
             if r.score.abs() <= a.window {
                 kept += 1;
                 println!("{fen} ; plies {plies}; score {}", r.score);

@@ -40,7 +40,15 @@ fn main() {
         let rep = FirstMate { want: mate_in(2 * n as usize - 1), found: Mutex::new(None) };
         let start = Instant::now();
         let limits = Limits { depth: Some(20), mate: Some(n), ..Limits::default() };
-        let r = think::<Atomic>(&b, &[b.key()], &limits, &SearchOptions::default(), &tt, &Control::new(false), &rep);
+        let r = think::<Atomic>(
+            &b,
+            &[b.key()],
+            &limits,
+            &SearchOptions::fixed(Atomic::KIND, 1),
+            &tt,
+            &Control::new(false),
+            &rep,
+        );
         let wall = start.elapsed().as_millis() as u64;
         let (d, ms, nodes) = rep.found.lock().unwrap().unwrap_or((0, wall, r.nodes));
         total_ms += ms;

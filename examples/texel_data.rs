@@ -74,7 +74,7 @@ fn play_game<V: Evaluate>(start: &Board, a: &Args, tt: &TranspositionTable) -> (
         if reps >= 3 || (V::FIFTY_MOVE_RULE && b.halfmoves() >= 100) {
             return (fens, 0.5);
         }
-        let r = think::<V>(&b, &keys, &limits, &SearchOptions::default(), tt, &Control::new(false), &Silent);
+        let r = think::<V>(&b, &keys, &limits, &SearchOptions::fixed(V::KIND, 1), tt, &Control::new(false), &Silent);
         let Some(m) = r.best else { break };
         if ply >= a.skip_plies && !V::is_check(&b) && V::stand_pat_ok(&b) && !V::is_tactical(&b, m) {
             fens.push(V::fen(&b));

@@ -3,11 +3,8 @@
 //! go through the callbacks the UCI layer passes in.
 
 use crate::board::{Board, CastlingMode, FenError};
-use crate::eval::Evaluate;
-use crate::nnue::{
-    self,
-    network::{HIDDEN, INPUTS, Network},
-};
+use crate::eval::Evaluation;
+use crate::nnue::{self, network::Network};
 use crate::notation;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
@@ -15,6 +12,7 @@ use crate::types::{Move, MoveList};
 use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_variant;
 use std::fmt;
+use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -85,7 +83,7 @@ impl Engine {
             board,
             tt: Arc::new(tt),
             hash_mb: DEFAULT_HASH_MB,
-            options: SearchOptions::default(),
+            options: SearchOptions::new(VariantKind::Chess),
             running: None,
             last_position: None,
             chess960: false,
@@ -214,7 +212,7 @@ impl Engine {
         let history = self.history.clone();
         let tt = Arc::clone(&self.tt);
         let mut opts = self.options.clone();
-        opts.net = self.active_net();
+        opts.evaluation = self.evaluation();
         let variant = self.variant;
         let ctl = Arc::clone(&control);
         // Shared so that the callback can still fire if no thread can start.
@@ -301,25 +299,16 @@ impl Engine {
         with_variant!(self.variant, V => V::outcome(&self.board))
     }
 
-    /// Static evaluation of the current position (side to move's view).
+    /// Static evaluation of the current position (side to move's view),
+    /// with the evaluation the next search uses.
     pub fn evaluate(&self) -> i32 {
-        match self.active_net() {
-            Some(net) => net.evaluate(&net.refresh(&self.board), self.board.turn()),
-            None => with_variant!(self.variant, V => V::evaluate(&self.board)),
-        }
+        let evaluation = self.evaluation();
+        with_variant!(self.variant, V => evaluation.evaluate::<V>(&self.board))
     }
 
-    /// The network the next search uses: with `Use NNUE` on, the `EvalFile`
-    /// net if it is one for the current variant, else the variant's
-    /// embedded net, if it has one; `None`: the classical evaluation.
-    pub fn active_net(&self) -> Option<Arc<Network>> {
-        if !self.use_nnue {
-            return None;
-        }
-        match &self.eval_file {
-            Some((_, net)) if net.variant() == self.variant => Some(Arc::clone(net)),
-            _ => nnue::default_net(self.variant),
-        }
+    /// The evaluation the next search uses (see [`Evaluation::choose`]).
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation::choose(self.variant, self.use_nnue, self.eval_file.as_ref().map(|(_, net)| net))
     }
 
     /// `Use NNUE`.
@@ -338,11 +327,10 @@ impl Engine {
             self.eval_file = None;
             return Ok("the embedded networks".to_string());
         }
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        let what = format!("{path} ({} network, {}x{})", net.variant(), INPUTS, HIDDEN);
+        let net = Evaluation::load_net(Path::new(path))?;
+        let what = format!("{path} ({})", Evaluation::Nnue(Arc::clone(&net)).describe());
         self.wait();
-        self.eval_file = Some((path.to_string(), Arc::new(net)));
+        self.eval_file = Some((path.to_string(), net));
         Ok(what)
     }
 

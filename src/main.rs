@@ -2,7 +2,7 @@
 //! (GUIs start it bare); the subcommands are tools around the engine.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use fission::nnue::{self, network::Network};
+use fission::eval::Evaluation;
 use fission::notation::move_to_uci;
 use fission::perft;
 use fission::search::bench;
@@ -13,7 +13,6 @@ use fission::uci::{self, Output};
 use fission::{Board, Variant, VariantKind, with_variant};
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("FISSION_GIT_COMMIT"), ")");
@@ -206,24 +205,14 @@ fn main() -> ExitCode {
             eval_file,
             classical,
         }) => {
-            let net = match (&eval_file, classical) {
-                (_, true) => None,
-                (Some(path), _) => Some(Arc::new(
-                    std::fs::read(path)
-                        .map_err(|e| e.to_string())
-                        .and_then(|b| Network::from_bytes(&b))
-                        .unwrap_or_else(|e| usage_error(&format!("--eval-file {}: {e}", path.display()))),
-                )),
-                (None, false) => nnue::default_net(variant),
+            let evaluation = match (&eval_file, classical) {
+                (_, true) => Evaluation::Classical,
+                (Some(path), _) => Evaluation::Nnue(
+                    Evaluation::load_net(path).unwrap_or_else(|e| usage_error(&format!("--eval-file {e}"))),
+                ),
+                (None, false) => Evaluation::default_for(variant),
             };
-            note(&format!(
-                "evaluation: {}",
-                match (&net, &eval_file) {
-                    (None, _) => "classical".to_string(),
-                    (Some(_), Some(p)) => format!("network {}", p.display()),
-                    (Some(_), None) => "the embedded network".to_string(),
-                }
-            ));
+            note(&format!("evaluation: {}", evaluation.describe()));
             let cfg = DatagenConfig {
                 variant,
                 out,
@@ -233,7 +222,7 @@ fn main() -> ExitCode {
                 random_plies,
                 seed,
                 hash_mb: hash as usize,
-                net,
+                evaluation,
             };
             datagen::run(&cfg, &|line: &str| note(line)).map(|s| {
                 say(&format!(

@@ -199,7 +199,7 @@ fn quiet_see(b: &Board, m: Move) -> i32 {
 }
 
 impl Evaluate for Atomic {
-    fn evaluate(b: &Board) -> i32 {
+    fn evaluate_classical(b: &Board) -> i32 {
         let mut sum = Weighted::new(&w::ATOMIC_TERMS);
         terms(b, &mut sum);
         finish(b, sum.sum)
@@ -313,7 +313,7 @@ mod tests {
             for _ in 0..80 {
                 let mut t = Trace::default();
                 terms(&b, &mut t);
-                assert_eq!(Atomic::evaluate(&b), finish(&b, t.weigh(&w::ATOMIC_TERMS)), "{}", b.fen());
+                assert_eq!(Atomic::evaluate_classical(&b), finish(&b, t.weigh(&w::ATOMIC_TERMS)), "{}", b.fen());
                 checked += 1;
                 let mut list = crate::types::MoveList::new();
                 Atomic::legal_moves(&b, &mut list);
@@ -333,6 +333,6 @@ mod tests {
     fn a_lone_queen_cannot_mate_a_bare_king() {
         let b = Atomic::from_fen("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").unwrap();
         let with_rook = Atomic::from_fen("8/8/8/3k4/8/8/8/QR2K3 w - - 0 1").unwrap();
-        assert!(Atomic::evaluate(&b) * 4 < Atomic::evaluate(&with_rook));
+        assert!(Atomic::evaluate_classical(&b) * 4 < Atomic::evaluate_classical(&with_rook));
     }
 }

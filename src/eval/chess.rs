@@ -31,7 +31,7 @@ fn side(b: &Board, c: Color) -> Tapered {
 }
 
 impl Evaluate for Chess {
-    fn evaluate(b: &Board) -> i32 {
+    fn evaluate_classical(b: &Board) -> i32 {
         common::side_to_move_view(b, side)
     }
 

@@ -66,7 +66,7 @@ impl Evaluate for Dynamo {
     /// Turns that threaten to send the king off are searched in quiescence.
     const QSEARCH_CHECKS: bool = true;
 
-    fn evaluate(b: &Board) -> i32 {
+    fn evaluate_classical(b: &Board) -> i32 {
         common::side_to_move_view(b, side)
     }
 

@@ -1,5 +1,8 @@
-//! Static evaluation, one evaluator per variant, and the search hooks each
-//! variant provides (which moves are tactical, what a capture gains).
+//! Static evaluation: the boundary the search sees ([`Evaluation`], the
+//! choice of classical or a network, and [`Evaluator`], one thread's
+//! evaluator), the classical evaluation of each variant, and the search
+//! hooks each variant provides (which moves are tactical, what a capture
+//! gains).
 //!
 //! Scores are centipawns from the side to move's point of view. Every weight
 //! lives in [`weights`], named, ready for tuning.
@@ -8,6 +11,7 @@ pub mod atomic;
 mod chess;
 pub mod common;
 mod dynamo;
+mod evaluator;
 mod push;
 pub mod terms;
 pub mod weights;
@@ -15,11 +19,14 @@ pub mod weights;
 use crate::board::Board;
 use crate::types::Move;
 use crate::variant::Variant;
+pub use evaluator::{EVAL_LIMIT, Evaluation, Evaluator};
 
 /// Search-facing knowledge about a variant.
 pub trait Evaluate: Variant {
-    /// Static evaluation, side to move's view.
-    fn evaluate(b: &Board) -> i32;
+    /// The hand-written evaluation, side to move's view. The search does
+    /// not call this directly: it goes through [`Evaluator`], which may use
+    /// a network instead.
+    fn evaluate_classical(b: &Board) -> i32;
 
     /// Moves searched by quiescence: captures and promotions (atomic:
     /// explosions).

@@ -6,7 +6,6 @@
 
 use crate::board::Board;
 use crate::eval::Evaluate;
-use crate::nnue;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
 use crate::variant::{Atomic, Chess, Dynamo, Push, Variant};
@@ -179,13 +178,7 @@ fn bench_variant<V: Evaluate>(fens: &[&str], depth: u32, out: &mut BenchResult, 
         };
         tt.clear();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let opts = SearchOptions {
-            threads: 1,
-            multipv: 1,
-            move_overhead: 0,
-            net: V::NAME.parse().ok().and_then(nnue::default_net),
-            ..SearchOptions::default()
-        };
+        let opts = SearchOptions::fixed(V::KIND, 1);
         let control = Control::new(false);
         let r = search::think::<V>(&board, &[board.key()], &limits, &opts, &tt, &control, &Silent);
         out.positions += 1;

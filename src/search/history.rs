@@ -19,6 +19,7 @@ use super::params::{
     HISTORY_BONUS_PER_DEPTH, HISTORY_MAX,
 };
 use crate::board::Board;
+use crate::eval::EVAL_LIMIT;
 use crate::types::{Color, Move, MoveKind, Role};
 
 /// A piece and the square it moved to: the key of continuation histories
@@ -131,7 +132,7 @@ impl Histories {
     /// positions with the same pawns found.
     #[inline]
     pub fn corrected(&self, b: &Board, eval: i32) -> i32 {
-        eval + self.correction[b.turn().index()][pawn_index(b)] / CORRECTION_GRAIN
+        (eval + self.correction[b.turn().index()][pawn_index(b)] / CORRECTION_GRAIN).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// A search of `depth` found `diff` = score − static evaluation at `b`:

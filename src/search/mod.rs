@@ -16,13 +16,13 @@ pub mod tt;
 mod worker;
 
 use crate::board::Board;
-use crate::eval::Evaluate;
-use crate::nnue::network::Network;
+use crate::eval::{Evaluate, Evaluation};
 use crate::types::Move;
+use crate::variant::VariantKind;
 use limits::{self as timeman, Budget, Clock};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 use worker::Worker;
@@ -50,22 +50,43 @@ pub struct SearchOptions {
     /// Play the 1-ply greedy move instead of searching (a baseline opponent
     /// for strength tests, `fission --greedy`).
     pub greedy: bool,
-    /// The evaluation network (`None`: the variant's classical evaluation).
-    /// It must be one trained for the variant searched.
-    pub net: Option<Arc<Network>>,
+    /// The evaluation: classical or a network trained for the variant
+    /// searched.
+    pub evaluation: Evaluation,
 }
 
 /// The defaults of the `Threads`, `MultiPV` and `Move Overhead` options.
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions { threads: 1, multipv: 1, move_overhead: 10, greedy: false, net: None }
+pub const DEFAULT_THREADS: usize = 1;
+pub const DEFAULT_MULTIPV: usize = 1;
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
+
+impl SearchOptions {
+    /// The engine's defaults for `variant`: one thread, one line, the
+    /// default move overhead and the variant's default evaluation (its
+    /// embedded network, if it has one) — what the engine plays with.
+    pub fn new(variant: VariantKind) -> SearchOptions {
+        SearchOptions {
+            threads: DEFAULT_THREADS,
+            multipv: DEFAULT_MULTIPV,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            greedy: false,
+            evaluation: Evaluation::default_for(variant),
+        }
+    }
+
+    /// As [`SearchOptions::new`] with `threads` threads and no move overhead
+    /// (for fixed-depth or fixed-node searches: bench, data generation,
+    /// tests).
+    pub fn fixed(variant: VariantKind, threads: usize) -> SearchOptions {
+        SearchOptions { threads, move_overhead: 0, ..SearchOptions::new(variant) }
     }
 }
 
-/// The 1-ply greedy player: the move after which the static evaluation is
-/// best for the mover; a move that wins on the spot (mate, exploded king)
-/// is taken at once. Ties go to the first move generated.
-pub fn greedy<V: Evaluate>(root: &Board) -> SearchResult {
+/// The 1-ply greedy player: the move after which the static evaluation
+/// (`evaluation`, as the search would use it) is best for the mover; a move
+/// that wins on the spot (mate, exploded king) is taken at once. Ties go to
+/// the first move generated.
+pub fn greedy<V: Evaluate>(root: &Board, evaluation: &Evaluation) -> SearchResult {
     let mut list = crate::types::MoveList::new();
     V::legal_moves(root, &mut list);
     let mut best = None;
@@ -76,7 +97,7 @@ pub fn greedy<V: Evaluate>(root: &Board) -> SearchResult {
             Some(crate::variant::Outcome::Decisive { winner }) if winner == root.turn() => score::mate_in(1),
             Some(crate::variant::Outcome::Decisive { .. }) => score::mated_in(1),
             Some(crate::variant::Outcome::Draw) => score::DRAW,
-            None => -V::evaluate(&after),
+            None => -evaluation.evaluate::<V>(&after),
         };
         if s > best_score {
             best_score = s;
@@ -225,7 +246,7 @@ pub fn think_with_early_answer<V: Evaluate>(
     early: Option<&(dyn Fn(&SearchResult) + Sync)>,
 ) -> SearchResult {
     if opts.greedy {
-        return greedy::<V>(root);
+        return greedy::<V>(root, &opts.evaluation);
     }
     tt.new_search();
     let budget = if limits.infinite {
@@ -243,7 +264,7 @@ pub fn think_with_early_answer<V: Evaluate>(
         counters: &counters,
         multipv: opts.multipv.max(1),
         published: Mutex::new(None),
-        net: opts.net.as_deref(),
+        evaluation: &opts.evaluation,
     };
     let total_nodes = || counters.iter().map(|c| c.load(Ordering::Relaxed)).sum::<u64>();
     let as_result = |r: &ThreadResult, nodes: u64| SearchResult {

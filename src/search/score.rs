@@ -8,6 +8,8 @@ pub const MATE: i32 = 32_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+// A static evaluation (clamped to ±EVAL_LIMIT) is never a mate score.
+const _: () = assert!(crate::eval::EVAL_LIMIT < MATE_BOUND);
 
 pub fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32

@@ -10,9 +10,7 @@ use super::score::{self, DRAW, INFINITE, MATE_BOUND};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Control, Limits, PvInfo, Reporter, ThreadResult};
 use crate::board::Board;
-use crate::eval::Evaluate;
-use crate::nnue::accumulator::AccumulatorStack;
-use crate::nnue::network::Network;
+use crate::eval::{Evaluate, Evaluation, Evaluator};
 use crate::types::{Move, MoveList};
 use crate::variant::Outcome;
 use std::marker::PhantomData;
@@ -32,8 +30,8 @@ pub struct Shared<'a> {
     /// The main thread's result after its last completed iteration, for an
     /// answer that cannot wait for the threads (see `think_with_early_answer`).
     pub published: Mutex<Option<ThreadResult>>,
-    /// The evaluation network, if the search uses one.
-    pub net: Option<&'a Network>,
+    /// The evaluation every thread uses.
+    pub evaluation: &'a Evaluation,
 }
 
 /// What the search remembers of each ply on the current path.
@@ -109,9 +107,9 @@ pub struct Worker<'a, V> {
     last_best: Move,
     stability: u32,
     last_best_score: Option<i32>,
-    /// With a network: the accumulator of the position at each ply of the
-    /// current path (empty without one).
-    accs: Option<AccumulatorStack>,
+    /// This thread's evaluator (with a network, the accumulators of the
+    /// current path).
+    eval: Evaluator,
     _variant: PhantomData<V>,
 }
 
@@ -151,7 +149,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             last_best: Move::NONE,
             stability: 0,
             last_best_score: None,
-            accs: shared.net.map(|net| AccumulatorStack::new(net, root, MAX_PLY + 2)),
+            eval: shared.evaluation.evaluator(root, MAX_PLY + 2),
             _variant: PhantomData,
         }
     }
@@ -486,23 +484,14 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     /// The static evaluation of `b`, the position at `ply` of the current path.
     #[inline]
     fn evaluate(&mut self, b: &Board, ply: usize) -> i32 {
-        match (self.shared.net, &mut self.accs) {
-            (Some(net), Some(accs)) => {
-                let acc = accs.get(net, ply);
-                debug_assert!(*acc == net.refresh(b), "stale accumulator at ply {ply}");
-                net.evaluate(acc, b.turn())
-            }
-            _ => V::evaluate(b),
-        }
+        self.eval.evaluate::<V>(b, ply)
     }
 
     /// `child` (reached from `b`, at `ply`) is about to be searched: its
     /// accumulator, at `ply + 1`, follows from `b`'s (when it is needed).
     #[inline]
     fn push_accumulator(&mut self, b: &Board, child: &Board, ply: usize) {
-        if let Some(accs) = &mut self.accs {
-            accs.push(ply, b, child);
-        }
+        self.eval.push(ply, b, child);
     }
 
     fn search(&mut self, b: &Board, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool) -> i32 {
@@ -560,9 +549,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let nb = b.null_move();
-                if let Some(accs) = &mut self.accs {
-                    accs.push_null(ply);
-                }
+                self.eval.push_null(ply);
                 self.keys.push(nb.key());
                 self.stack[ply].moved = None;
                 let s = -self.search(&nb, -beta, -beta + 1, depth - 1 - r, ply + 1, false);

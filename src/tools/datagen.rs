@@ -18,8 +18,8 @@
 
 use crate::board::Board;
 use crate::eval::Evaluate;
+use crate::eval::Evaluation;
 use crate::nnue::data::{RECORD_BYTES, Record, result_code};
-use crate::nnue::network::Network;
 use crate::search::score::MATE_BOUND;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
@@ -30,8 +30,8 @@ use crate::with_variant;
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A side this far ahead (centipawns, by the search)...
@@ -58,8 +58,8 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Hash table of each thread (MB).
     pub hash_mb: usize,
-    /// The evaluation network of the searches (`None`: classical).
-    pub net: Option<Arc<Network>>,
+    /// The evaluation of the searches.
+    pub evaluation: Evaluation,
 }
 
 /// What a run produced.
@@ -105,7 +105,7 @@ pub fn run(cfg: &DatagenConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<Data
     if cfg.threads == 0 || cfg.nodes == 0 {
         return Err("threads and nodes must be at least 1".into());
     }
-    if let Some(net) = &cfg.net
+    if let Some(net) = cfg.evaluation.net()
         && net.variant() != cfg.variant
     {
         return Err(format!("the network is one for {}, not {}", net.variant(), cfg.variant));
@@ -198,8 +198,7 @@ fn search_move<V: Evaluate>(
     tt: &TranspositionTable,
 ) -> Option<(crate::types::Move, i32)> {
     let limits = Limits { nodes: Some(cfg.nodes), ..Limits::default() };
-    let opts =
-        SearchOptions { threads: 1, multipv: 1, move_overhead: 0, net: cfg.net.clone(), ..SearchOptions::default() };
+    let opts = SearchOptions { evaluation: cfg.evaluation.clone(), ..SearchOptions::fixed(V::KIND, 1) };
     let r = search::think::<V>(b, keys, &limits, &opts, tt, &Control::new(false), &Silent);
     r.best.map(|m| (m, r.score))
 }

@@ -2,7 +2,7 @@
 //! `setoption` values. Names match case-insensitively, as the protocol says.
 
 use crate::engine::DEFAULT_HASH_MB;
-use crate::search::SearchOptions;
+use crate::search::{DEFAULT_MOVE_OVERHEAD, DEFAULT_MULTIPV, DEFAULT_THREADS};
 use crate::variant::VariantKind;
 
 pub const HASH_MAX_MB: usize = 65_536;
@@ -26,18 +26,17 @@ pub enum OptionChange {
 }
 
 /// The `option ...` lines printed after `uci`. The defaults are the
-/// engine's own (`SearchOptions::default`, `engine::DEFAULT_HASH_MB`),
+/// engine's own (`search::DEFAULT_*`, `engine::DEFAULT_HASH_MB`),
 /// written in one place each.
 pub fn declarations() -> Vec<String> {
     let vars: Vec<String> = VariantKind::ALL.iter().map(|v| format!("var {}", v.name())).collect();
-    let d = SearchOptions::default();
     vec![
-        format!("option name Threads type spin default {} min 1 max {THREADS_MAX}", d.threads),
+        format!("option name Threads type spin default {DEFAULT_THREADS} min 1 max {THREADS_MAX}"),
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {HASH_MAX_MB}"),
         "option name Clear Hash type button".to_string(),
         "option name Ponder type check default false".to_string(),
-        format!("option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}", d.multipv),
-        format!("option name Move Overhead type spin default {} min 0 max {MOVE_OVERHEAD_MAX}", d.move_overhead),
+        format!("option name MultiPV type spin default {DEFAULT_MULTIPV} min 1 max {MULTIPV_MAX}"),
+        format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max {MOVE_OVERHEAD_MAX}"),
         format!("option name UCI_Variant type combo default {} {}", VariantKind::Chess.name(), vars.join(" ")),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name Use NNUE type check default true".to_string(),

@@ -33,7 +33,7 @@
 
 use super::chess::{make_standard, validate_standard};
 use super::movegen::{self, Sink};
-use super::{Outcome, Variant};
+use super::{Outcome, Variant, VariantKind};
 use crate::attacks::{self, between, explosion_mask, king_attacks};
 use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveKind, Rank, Role, Square};
@@ -225,6 +225,7 @@ fn make(b: &Board, m: Move) -> Board {
 
 impl Variant for Atomic {
     const NAME: &'static str = "atomic";
+    const KIND: VariantKind = VariantKind::Atomic;
     const CHESS960: bool = true;
 
     fn validate(b: &Board) -> Result<(), FenError> {

@@ -2,7 +2,7 @@
 //! copy-make. Atomic reuses the making of non-capturing moves from here.
 
 use super::movegen::{self, Sink};
-use super::{Outcome, Variant};
+use super::{Outcome, Variant, VariantKind};
 use crate::attacks::{self, between};
 use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Rank, Role, Square};
@@ -141,6 +141,7 @@ pub(crate) fn validate_standard(b: &Board) -> Result<(), FenError> {
 
 impl Variant for Chess {
     const NAME: &'static str = "chess";
+    const KIND: VariantKind = VariantKind::Chess;
     const CHESS960: bool = true;
 
     fn validate(b: &Board) -> Result<(), FenError> {

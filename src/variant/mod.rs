@@ -37,6 +37,8 @@ pub enum Outcome {
 pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Name as listed in the `UCI_Variant` option.
     const NAME: &'static str;
+    /// The run-time name of this variant.
+    const KIND: VariantKind;
 
     /// Whether standard algebraic notation describes this variant's moves
     /// (PGN movetext falls back to UCI notation otherwise).

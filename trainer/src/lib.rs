@@ -21,9 +21,11 @@
 //! [`quantise`] turns the float weights into the engine's net file.
 
 use fission::VariantKind;
+use fission::eval::Evaluation;
 use fission::nnue::data::Record;
 use fission::nnue::network::{self, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE};
 use fission::types::SplitMix;
+use fission::with_variant;
 use std::time::Instant;
 
 /// The largest feature weight or bias magnitude: quantised at `QA` it is
@@ -429,10 +431,11 @@ pub fn quantise(model: &Model, variant: VariantKind) -> Result<Network, String> 
     Network::from_parts(variant, fw, fb, ow, ob)
 }
 
-/// The engine's evaluation of a record's position with `net` (centipawns,
-/// side to move), from a freshly computed accumulator.
-pub fn engine_eval(net: &Network, r: &Record) -> i32 {
-    net.evaluate(&net.refresh(&r.board()), r.stm)
+/// The engine's evaluation of a record's position with `evaluation`
+/// (centipawns, side to move), exactly as the engine computes it (a net from
+/// a freshly computed accumulator, clamped below the mate range).
+pub fn engine_eval(evaluation: &Evaluation, r: &Record) -> i32 {
+    with_variant!(r.variant, V => evaluation.evaluate::<V>(&r.board()))
 }
 
 /// The loss of an evaluation function (centipawns, side to move) on
@@ -518,9 +521,10 @@ mod tests {
 
         let net = quantise(&model, VariantKind::Atomic).unwrap();
         let net = Network::from_bytes(&net.to_bytes()).unwrap();
+        let evaluation = Evaluation::Nnue(std::sync::Arc::new(net));
         let diff: f32 = validation
             .iter()
-            .map(|r| (model.output(r) * SCALE as f32 - engine_eval(&net, r) as f32).abs())
+            .map(|r| (model.output(r) * SCALE as f32 - engine_eval(&evaluation, r) as f32).abs())
             .sum::<f32>()
             / validation.len() as f32;
         assert!(diff < 10.0, "quantisation moves the evaluation by {diff} cp on average");
@@ -538,8 +542,9 @@ mod tests {
         let net = quantise(&model, VariantKind::Atomic).unwrap();
         let back = Model::from_network(&net);
         assert_eq!(quantise(&back, VariantKind::Atomic).unwrap().to_bytes(), net.to_bytes());
+        let evaluation = Evaluation::Nnue(std::sync::Arc::new(net));
         for r in &validation[..50] {
-            let (float, engine) = ((back.output(r) * SCALE as f32) as i32, engine_eval(&net, r));
+            let (float, engine) = ((back.output(r) * SCALE as f32) as i32, engine_eval(&evaluation, r));
             assert!((float - engine).abs() <= 4, "{float} vs {engine}");
         }
     }

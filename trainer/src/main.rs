@@ -3,10 +3,9 @@
 
 use clap::Parser;
 use fission::VariantKind;
-use fission::eval::Evaluate;
+use fission::eval::Evaluation;
 use fission::nnue::data::read_records;
-use fission::nnue::network::{Network, SCALE};
-use fission::with_variant;
+use fission::nnue::network::SCALE;
 use fission_trainer::{Model, TrainConfig, engine_eval, eval_loss, quantise, split, train};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,7 +79,7 @@ fn run(args: Args) -> Result<(), String> {
     let mut model = match (&args.resume, &args.init_net) {
         (Some(p), _) => Model::from_checkpoint(&read(p)?)?,
         (None, Some(p)) => {
-            let net = Network::from_bytes(&read(p)?).map_err(|e| format!("{}: {e}", p.display()))?;
+            let net = Evaluation::load_net(p)?;
             if net.variant() != args.variant {
                 return Err(format!("{} is a {} net, not {}", p.display(), net.variant(), args.variant));
             }
@@ -100,7 +99,7 @@ fn run(args: Args) -> Result<(), String> {
         mirror: !args.no_mirror,
     };
     eprintln!("validation loss before training: {:.6}", model.loss(&validation, cfg.wdl, cfg.threads));
-    let classical = with_variant!(args.variant, V => eval_loss(&validation, cfg.wdl, |r| V::evaluate(&r.board())));
+    let classical = eval_loss(&validation, cfg.wdl, |r| engine_eval(&Evaluation::Classical, r));
     eprintln!("validation loss of the classical evaluation: {classical:.6}");
     let mut failure = None;
     train(&mut model, &mut train_set, &validation, &cfg, |r, m| {
@@ -128,10 +127,11 @@ fn run(args: Args) -> Result<(), String> {
     std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     // How far quantisation moves the evaluation, on the validation positions.
     let sample = &validation[..validation.len().min(20_000)];
+    let evaluation = Evaluation::Nnue(std::sync::Arc::new(net));
     if !sample.is_empty() {
         let diff: f64 = sample
             .iter()
-            .map(|r| ((model.output(r) * SCALE as f32) as f64 - engine_eval(&net, r) as f64).abs())
+            .map(|r| ((model.output(r) * SCALE as f32) as f64 - engine_eval(&evaluation, r) as f64).abs())
             .sum::<f64>()
             / sample.len() as f64;
         println!(

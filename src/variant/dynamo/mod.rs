@@ -18,7 +18,7 @@ mod geometry;
 mod parts;
 mod state;
 
-use super::Variant;
+use super::{Variant, VariantKind};
 use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Rank, Role, Square};
 use parts::{FirstInfo, Part, Parts};
@@ -279,6 +279,7 @@ fn parse_standard(fen: &str) -> Result<Board, FenError> {
 
 impl Variant for Dynamo {
     const NAME: &'static str = "dynamo";
+    const KIND: VariantKind = VariantKind::Dynamo;
     const STANDARD_NOTATION: bool = false;
     const FIFTY_MOVE_RULE: bool = false;
 

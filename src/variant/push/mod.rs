@@ -22,7 +22,7 @@
 
 use super::chess::validate_standard;
 use super::movegen::{self, ListSink, Sink};
-use super::{Outcome, Variant};
+use super::{Outcome, Variant, VariantKind};
 use crate::attacks::{self, Direction, bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Rank, Role, Square};
@@ -65,6 +65,7 @@ use reference::*;
 
 impl Variant for Push {
     const NAME: &'static str = "push";
+    const KIND: VariantKind = VariantKind::Push;
     const STANDARD_NOTATION: bool = false;
 
     fn validate(b: &Board) -> Result<(), FenError> {
