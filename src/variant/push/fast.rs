@@ -29,25 +29,13 @@ pub(super) fn line_stays_safe(b: &Board, a: Square, filled: Bitboard, ksq: Squar
     line_attackers(ksq, d, occ, them, sliders, b.pieces(x, Role::Pawn) & them, x).is_empty()
 }
 
-/// The legal moves of the side to move, into `sink` (rules §3.3).
-///
-/// Moves of our king (steps, castling, pushes with the king in the block)
-/// and en passant are judged exactly ([`safe_after`]). Every other move
-/// vacates only its origin and fills only its destination (for a push: its
-/// landing square) with one of our pieces. Filling a square never creates
-/// an attack, and a vacated square can only open an attack along a line
-/// from the king to an enemy slider, orthodox or by a push of an enemy run.
-/// So out of check the moves of all but the [`pinned`] pieces are legal as
-/// they stand, and those of pinned ones need only [`line_stays_safe`]. In
-/// check every move gets the exact test.
-pub(super) fn generate<S: Sink>(b: &Board, sink: &mut S) {
+/// The king's steps, castling and en passant (the moves whose legality is
+/// judged on their own); returns the squares the king may step to.
+fn king_and_en_passant_moves<S: Sink>(b: &Board, ksq: Square, in_check: bool, sink: &mut S) -> Bitboard {
     let us = b.turn();
     let them = !us;
-    let Some(ksq) = b.king(us) else { return };
     let own = b.us();
     let occ = b.occupied();
-    let in_check = attacked(b, ksq, them);
-
     let lifted = occ.without(ksq);
     let enemies = b.them();
     let mut steps = Bitboard::EMPTY;
@@ -75,6 +63,29 @@ pub(super) fn generate<S: Sink>(b: &Board, sink: &mut S) {
             }
         }
     }
+    steps
+}
+
+/// The legal moves of the side to move, into `sink` (rules §3.3).
+///
+/// Moves of our king (steps, castling, pushes with the king in the block)
+/// and en passant are judged exactly ([`safe_after`]). Every other move
+/// vacates only its origin and fills only its destination (for a push: its
+/// landing square) with one of our pieces. Filling a square never creates
+/// an attack, and a vacated square can only open an attack along a line
+/// from the king to an enemy slider, orthodox or by a push of an enemy run.
+/// So out of check the moves of all but the [`pinned`] pieces are legal as
+/// they stand, and those of pinned ones need only [`line_stays_safe`]. In
+/// check every move gets the exact test.
+pub(super) fn generate<S: Sink>(b: &Board, sink: &mut S) {
+    let us = b.turn();
+    let them = !us;
+    let Some(ksq) = b.king(us) else { return };
+    let own = b.us();
+    let occ = b.occupied();
+    let in_check = attacked(b, ksq, them);
+
+    let steps = king_and_en_passant_moves(b, ksq, in_check, sink);
 
     // The pieces that need the line test: pinned ones, or all in check.
     let line_tested = if in_check { Bitboard::FULL } else { pinned(b, ksq) };
