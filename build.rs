@@ -1,5 +1,7 @@
 //! Build script: finds magic numbers for the rook and bishop slider tables
-//! with a fixed-seed generator and writes the tables as Rust source.
+//! with a fixed-seed generator and writes the tables as Rust source, and
+//! records the git commit of the build for `fission --version`
+//! ([`git_commit`]).
 //!
 //! The search is deterministic (xorshift64* from a fixed seed), so every build
 //! produces the same magics and the same tables. It takes well under a second

@@ -65,7 +65,10 @@ pub fn budget(clock: &Clock, us: Color, move_overhead: u64) -> Budget {
     // Every move also costs `move_overhead` outside the search (the GUI,
     // pipes, the scheduler): the time planned over the moves to go keeps
     // that much back for each of them, less what the increments still to
-    // come pay for (Stockfish folds both into its time left the same way).
+    // come pay for. (Stockfish computes its time left as
+    // `time + inc·(mtg−1) − overhead·(mtg+2)`; here the same two terms set
+    // a reserve that is never negative, so an increment never plans more
+    // than the clock holds.)
     // Without an increment, a long sudden-death game thus reaches its last
     // moves with a reserve instead of a clock that the fixed cost per move
     // runs out; with an increment of more than about the overhead nothing

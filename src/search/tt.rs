@@ -35,8 +35,9 @@ pub struct TtEntry {
 // Slot layout. `data`: move (bits 0-31) | score as i16 (32-47) | static eval
 // as i16 (48-63). `check`: ((key with its low 16 bits replaced by the meta
 // field) XOR data); meta = depth + 1 (bits 0-7) | bound (8-9, 0 = empty) |
-// search age (10-15). Only the key's high 48 bits are verified; the bucket
-// index already depends on the high bits too.
+// search age (10-15). Only the key's high 48 bits are verified. The bucket
+// index is taken from the high bits as well (multiply-shift), so it adds no
+// independent bits: an entry is matched on 48 bits of the key.
 const META_BITS: u32 = 16;
 const META_MASK: u64 = (1 << META_BITS) - 1;
 
@@ -80,8 +81,10 @@ impl TranspositionTable {
     /// the memory cannot be had (the caller keeps its old table).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
-        // Filling the table touches every page: refuse more than the machine
-        // has free rather than be killed by the kernel half-way.
+        // The pages are faulted in lazily as the search writes them (see
+        // `zeroed_slots`), but a full table would still use them all: refuse
+        // more than the machine has free rather than be killed by the kernel
+        // late in a game.
         if let Some(avail) = available_memory_bytes()
             && bytes as u64 > avail / 10 * 9
         {

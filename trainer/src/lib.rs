@@ -31,7 +31,8 @@ use std::time::Instant;
 /// The largest feature weight or bias magnitude: quantised at `QA` it is
 /// 505, so 32 features and the bias stay within an `i16`.
 pub const FEATURE_CLIP: f32 = 1.98;
-/// The largest output weight magnitude (quantised at `QB`: 127).
+/// The largest output weight magnitude (quantised at `QB`: 999, one below
+/// the engine's `MAX_OUTPUT_WEIGHT`).
 pub const OUTPUT_CLIP: f32 = (MAX_OUTPUT_WEIGHT - 1) as f32 / QB as f32;
 
 /// The float network being trained.
