@@ -41,3 +41,49 @@ pub fn perft_threads<V: Variant>(b: &Board, depth: u32, threads: usize) -> u64 {
     }
     divide::<V>(b, depth, threads).iter().map(|(_, n)| n).sum()
 }
+
+/// One entry of a `.perft` suite.
+#[derive(Clone, Debug)]
+pub struct SuiteEntry {
+    pub id: String,
+    pub fen: String,
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads a suite in shakmaty's `.perft` format (`id`, `epd`, `perft D N`
+/// lines; `#` comments); the error names the line it cannot read.
+pub fn read_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
+    let mut out: Vec<SuiteEntry> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        let (key, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let bad = || format!("suite line {}: cannot read '{line}'", i + 1);
+        match key {
+            "" => {}
+            k if k.starts_with('#') => {}
+            "id" => out.push(SuiteEntry { id: rest.trim().to_string(), fen: String::new(), counts: Vec::new() }),
+            "epd" => out.last_mut().ok_or_else(bad)?.fen = rest.trim().to_string(),
+            "perft" => {
+                let (d, n) = rest.trim().split_once(char::is_whitespace).ok_or_else(bad)?;
+                let entry = out.last_mut().ok_or_else(bad)?;
+                entry.counts.push((d.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?));
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suites_are_read() {
+        let s = read_suite("# c\nid a\nepd 8/8/8/8/8/8/8/K1k5 w - -\nperft 1 3\nperft 2 9\n\nid b\nepd x\n").unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].counts, vec![(1, 3), (2, 9)]);
+        assert!(read_suite("perft 1 2").is_err());
+        assert!(read_suite("id a\nperft x 2").is_err());
+    }
+}

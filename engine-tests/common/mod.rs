@@ -3,42 +3,16 @@
 
 use std::path::PathBuf;
 
-/// One entry of a `.perft` suite: an id, a position and expected counts.
-#[derive(Debug, Clone)]
-pub struct SuiteEntry {
-    pub id: String,
-    pub fen: String,
-    pub counts: Vec<(u32, u64)>,
-}
+pub use fission::perft::SuiteEntry;
 
 pub fn suite_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("perft-suites").join(name)
 }
 
-/// Parses shakmaty's `.perft` format: `id`, `epd`, then `perft D N` lines;
-/// `#` starts a comment line.
+/// The suite `name` of `perft-suites/`, parsed by the engine's own reader.
 pub fn load_suite(name: &str) -> Vec<SuiteEntry> {
     let text = std::fs::read_to_string(suite_path(name)).expect("suite file");
-    let mut out: Vec<SuiteEntry> = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "id" => out.push(SuiteEntry { id: rest.trim().to_string(), fen: String::new(), counts: vec![] }),
-            "epd" => out.last_mut().expect("epd after id").fen = rest.trim().to_string(),
-            "perft" => {
-                let mut it = rest.split_whitespace();
-                let d: u32 = it.next().unwrap().parse().unwrap();
-                let n: u64 = it.next().unwrap().parse().unwrap();
-                out.last_mut().expect("perft after id").counts.push((d, n));
-            }
-            other => panic!("unknown suite line key {other:?}"),
-        }
-    }
-    out
+    fission::perft::read_suite(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// Node budget per suite entry in a normal test run; `FISSION_PERFT_FULL=1`

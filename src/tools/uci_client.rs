@@ -2,9 +2,10 @@
 //! thread turns its output into a channel of lines, so every wait has a
 //! deadline and a dead engine is noticed instead of hanging the match.
 
-use std::io::{BufRead, BufReader, Write};
+use crate::uci::spawn_line_reader;
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How an engine is started: a command line (split on whitespace) and the
@@ -47,23 +48,8 @@ impl UciEngine {
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", spec.cmd))?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
+        let rx = spawn_line_reader(BufReader::new(stdout), "engine-output")
+            .map_err(|e| format!("cannot read '{}': {e}", spec.cmd))?;
         let stdin = child.stdin.take();
         let mut e = UciEngine { child, stdin, lines: rx, name: spec.cmd.clone() };
         e.send("uci")?;
@@ -106,7 +92,7 @@ impl UciEngine {
     pub fn wait_line(&self, deadline: Instant) -> Result<String, WaitError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
+            Ok(l) => Ok(l.trim_end().to_string()),
             Err(RecvTimeoutError::Timeout) => Err(WaitError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(WaitError::Disconnected),
         }

@@ -21,7 +21,7 @@ use command::{Command, Go, ParseError};
 use options::OptionChange;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -400,26 +400,10 @@ impl Uci {
 pub fn run(input: impl BufRead + Send + 'static, out: Output, greedy: bool) {
     let mut uci = Uci::new(out);
     uci.engine.options.greedy = greedy;
-    let (tx, lines) = mpsc::channel::<String>();
-    let reader = std::thread::Builder::new().name("uci-input".into()).spawn(move || {
-        let mut input = input;
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    if reader.is_err() {
+    let Ok(lines) = spawn_line_reader(input, "uci-input") else {
         uci.out.info_string("cannot start the input thread");
         return;
-    }
+    };
     loop {
         let next = if uci.has_deferred() {
             match lines.recv_timeout(Duration::from_millis(2)) {
@@ -444,4 +428,29 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output, greedy: bool) {
     }
     // End of input: the GUI is gone. Stop like `quit`.
     uci.engine.stop();
+}
+
+/// Starts a thread (named `name`) that reads `input` line by line and sends
+/// each line, newline included and read lossily as UTF-8, on the returned
+/// channel; the channel closes at end of input or on a read error. Used for
+/// the engine's own input and, by the tools, for another engine's output,
+/// so that every wait for a line can have a deadline.
+pub fn spawn_line_reader(input: impl BufRead + Send + 'static, name: &str) -> std::io::Result<Receiver<String>> {
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::Builder::new().name(name.to_string()).spawn(move || {
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    })?;
+    Ok(rx)
 }
