@@ -690,3 +690,56 @@ fn eval_file_and_use_nnue() {
     e.send("quit");
     assert!(e.close_and_wait().success());
 }
+
+/// Under `go infinite` or `go ponder` no `bestmove` comes before `stop` (or
+/// `ponderhit`), even when the search ends by itself: a forced mate found
+/// at every depth, or a depth or node limit reached at once. The check: an
+/// `isready` sent a moment later is answered with no `bestmove` before its
+/// `readyok`; then `stop` (or `ponderhit`) brings exactly one.
+#[test]
+fn infinite_and_ponder_searches_wait_for_the_gui() {
+    let mate = "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    let cases: &[(&str, &str, &str)] = &[
+        (mate, "go infinite", "stop"),
+        (mate, "go ponder wtime 2000 btime 2000", "stop"),
+        (mate, "go ponder wtime 2000 btime 2000", "ponderhit"),
+        ("position startpos", "go infinite depth 1", "stop"),
+        ("position startpos", "go ponder depth 1", "stop"),
+        ("position startpos", "go infinite nodes 100", "stop"),
+        ("position startpos", "go ponder nodes 100", "ponderhit"),
+    ];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name Ponder value true");
+    for (position, go, release) in cases {
+        e.send(position);
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("isready");
+        let before = e.until("readyok");
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "{position} / {go}: a bestmove before {release}: {before:?}"
+        );
+        e.send(release);
+        let (best, _) = e.bestmove();
+        assert_ne!(best, "(none)", "{position} / {go}");
+        e.send("isready");
+        let after = e.until("readyok");
+        assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{go}: a second bestmove: {after:?}");
+    }
+    // In atomic too (a mate found at once under ponder).
+    e.send("setoption name UCI_Variant value atomic");
+    e.send(
+        "position startpos moves g2g3 h7h6 c2c4 b7b5 d1c2 f7f6 b1c3 h8h7 c2b1 c7c5 c4b5 d7d5 c3e4 b8d7 a2a3 d8a5 \
+         e4g5 d7b8 a3a4 d5d4 e1d1",
+    );
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let before = e.until("readyok");
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "atomic ponder: {before:?}");
+    e.send("stop");
+    e.bestmove();
+}

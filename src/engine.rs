@@ -231,7 +231,7 @@ impl Engine {
                 &board, &history, &limits, &opts, &tt, &ctl, &*reporter, Some(&answer)
             ));
             // Under `infinite` or `ponder` the best move waits for the GUI.
-            while (limits.infinite || ctl.pondering()) && !ctl.stopped() {
+            while (limits.infinite || ctl.pondering()) && !ctl.released() {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             answer(&result);
@@ -254,7 +254,7 @@ impl Engine {
     pub fn awaiting_gui(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished() && !r.control.stopped() && (r.infinite || r.control.pondering()))
+            .is_some_and(|r| !r.handle.is_finished() && !r.control.released() && (r.infinite || r.control.pondering()))
     }
 
     /// Asks the running search to stop (its callback still fires).

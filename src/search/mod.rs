@@ -110,7 +110,12 @@ pub fn greedy<V: Evaluate>(root: &Board, evaluation: &Evaluation) -> SearchResul
 /// Shared between the UCI thread and the search: stop and ponder flags and
 /// the moment the clock started (reset by `ponderhit`).
 pub struct Control {
+    /// The search threads stop (set by the search itself, or by `stop`).
     stop: AtomicBool,
+    /// The GUI has let the search go (`stop`): a search under `infinite`
+    /// or `ponder` that ended by itself still waits for this, or for
+    /// `ponderhit`, before it answers.
+    released: AtomicBool,
     ponder: AtomicBool,
     epoch: Instant,
     clock_start_ms: AtomicU64,
@@ -120,6 +125,7 @@ impl Default for Control {
     fn default() -> Self {
         Control {
             stop: AtomicBool::new(false),
+            released: AtomicBool::new(false),
             ponder: AtomicBool::new(false),
             epoch: Instant::now(),
             clock_start_ms: AtomicU64::new(0),
@@ -134,8 +140,21 @@ impl Control {
         c.ponder.store(ponder, Ordering::SeqCst);
         c
     }
+    /// `stop` from the GUI (or the engine): the threads stop and the
+    /// answer may be sent.
     pub fn stop(&self) {
+        self.released.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
+    }
+    /// The search ends by its own decision (a limit, a mate, the maximum
+    /// depth): the threads stop, but an infinite or pondering search still
+    /// waits for the GUI before answering.
+    pub fn finish(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    /// Whether the GUI has said `stop`.
+    pub fn released(&self) -> bool {
+        self.released.load(Ordering::SeqCst)
     }
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
@@ -281,7 +300,7 @@ pub fn think_with_early_answer<V: Evaluate>(
         let main_search = move || {
             let r = Worker::<V>::new(0, shared, root, history).run(reporter);
             // The main thread decides when to stop: tell the helpers.
-            control.stop();
+            control.finish();
             let _ = finished.send(());
             r
         };
@@ -311,7 +330,7 @@ pub fn think_with_early_answer<V: Evaluate>(
         if let (Some(early), Some(hard)) = (early, budget.hard) {
             while let Err(RecvTimeoutError::Timeout) = main_done.recv_timeout(Duration::from_millis(2)) {
                 if !control.pondering() && control.clock_ms() >= hard + EARLY_ANSWER_GRACE_MS {
-                    control.stop();
+                    control.finish();
                     let published = shared.published.lock().ok().and_then(|p| p.clone());
                     if let Some(r) = published {
                         early(&as_result(&r, total_nodes()));

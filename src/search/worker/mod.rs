@@ -198,7 +198,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     fn stop_all(&mut self) {
         self.stopped = true;
-        self.shared.control.stop();
+        self.shared.control.finish();
     }
 
     /// Iterative deepening. Returns this thread's result.
