@@ -743,3 +743,27 @@ fn infinite_and_ponder_searches_wait_for_the_gui() {
     e.send("stop");
     e.bestmove();
 }
+
+/// A net file is size-checked before it is read: `/dev/zero` and a 100 MB
+/// file are refused at once, the previous network stays, and the engine
+/// answers `isready`.
+#[test]
+fn huge_or_endless_net_files_are_refused_at_once() {
+    let dir = common::TempDir::new("hugenet");
+    let big = dir.file("big.fnn");
+    std::fs::File::create(&big).unwrap().set_len(100 << 20).unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name UCI_Variant value atomic");
+    e.send("position startpos");
+    let before = eval_of(&mut e);
+    for file in ["/dev/zero", big.as_str()] {
+        e.send(&format!("setoption name EvalFile value {file}"));
+        let msg = e.line();
+        assert!(msg.starts_with("info string EvalFile:") && msg.ends_with("keeping the previous network"), "{msg}");
+        e.send("isready");
+        e.until("readyok");
+        assert_eq!(eval_of(&mut e), before, "{file}");
+    }
+}
