@@ -26,6 +26,7 @@ use crate::attacks::{self, explosion_mask, king_attacks};
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 use crate::variant::Atomic;
+use crate::variant::atomic::{blast, blast_ring};
 
 /// Score for a king that a move blows up: larger than any material swing,
 /// smaller than mate scores (the search scores the real result).
@@ -188,7 +189,7 @@ fn quiet_see(b: &Board, m: Move) -> i32 {
         return -KING_BLAST;
     }
     let mover = m.promotion_role().or(b.role_at(from)).map_or(0, |r| w::ATOMIC_VALUES[r.index()].0);
-    let blast = ring & occ & !b.by_role(Role::Pawn) & !Bitboard::from_square(from);
+    let blast = blast_ring(b, b.occupied().without(from), to);
     let mut result = -mover;
     for sq in blast {
         let v = piece_value(b, sq);
@@ -212,13 +213,7 @@ impl Evaluate for Atomic {
         if !is_capture {
             return m.promotion_role().map_or(0, |p| w::ATOMIC_VALUES[p.index()].0 - w::ATOMIC_VALUES[0].0);
         }
-        let mut removed = (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn)).with(to).without(m.from());
-        if m.kind() == MoveKind::EnPassant {
-            let victim = if b.turn().is_white() { to.offset(-8) } else { to.offset(8) };
-            if let Some(v) = victim {
-                removed = removed.with(v);
-            }
-        }
+        let removed = blast(b, m).without(m.from());
         let mut gain = -piece_value(b, m.from());
         for sq in removed {
             let v = piece_value(b, sq);

@@ -52,11 +52,41 @@ fn checkers_on(b: &Board, ksq: Square, us: Color, occ: Bitboard, their_king: Squ
     }
 }
 
-/// Pieces removed by a capture from `from` to `to`: the capturer, the capture
-/// square, and every non-pawn next to it. (En passant adds its victim.)
+/// The pieces of `occupied` that an explosion on `to` takes besides the
+/// capturer and the piece on `to`: every non-pawn next to `to`. (`occupied`
+/// is `b`'s, or the occupancy after a move the evaluation looks ahead to.)
 #[inline(always)]
-fn blast(b: &Board, from: Square, to: Square) -> Bitboard {
-    (explosion_mask(to) & b.occupied() & !b.by_role(Role::Pawn)).with(to).with(from)
+pub fn blast_ring(b: &Board, occupied: Bitboard, to: Square) -> Bitboard {
+    explosion_mask(to) & occupied & !b.by_role(Role::Pawn)
+}
+
+/// Pieces removed by an ordinary capture from `from` to `to`: the capturer,
+/// the capture square and the ring around it.
+#[inline(always)]
+fn capture_blast(b: &Board, from: Square, to: Square) -> Bitboard {
+    blast_ring(b, b.occupied(), to).with(to).with(from)
+}
+
+/// The pawn an en-passant capture onto `ep` by `us` takes.
+#[inline(always)]
+pub fn en_passant_victim(us: Color, ep: Square) -> Square {
+    Square::new((ep.u8() as i8 - movegen::up(us)) as u8)
+}
+
+/// **The explosion set** of move `m` on `b`: every square the move empties
+/// by explosion — the capturer, the captured piece (en passant: the pawn
+/// passed), every non-pawn next to the capture square — or nothing for a
+/// move that captures nothing. The rules ([`Atomic::play`], the legality of
+/// captures) and the evaluation (the gain of a capture) all use this one.
+#[inline]
+pub fn blast(b: &Board, m: Move) -> Bitboard {
+    let (from, to) = (m.from(), m.to());
+    match m.kind() {
+        MoveKind::EnPassant => capture_blast(b, from, to).with(en_passant_victim(b.turn(), to)),
+        MoveKind::Castle => Bitboard::EMPTY,
+        _ if b.occupied().contains(to) => capture_blast(b, from, to),
+        _ => Bitboard::EMPTY,
+    }
 }
 
 /// Per-position facts that every capture test needs.
@@ -97,7 +127,7 @@ impl CaptureJudge<'_> {
     fn filter(&self, from: Square, targets: Bitboard) -> Bitboard {
         let mut legal = Bitboard::EMPTY;
         for to in targets {
-            if self.legal(blast(self.b, from, to), to) {
+            if self.legal(capture_blast(self.b, from, to), to) {
                 legal = legal.with(to);
             }
         }
@@ -162,7 +192,6 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         let ray = quiet_mask & attacks::line(ksq, p);
         movegen::pawn_moves(us, Bitboard::from_square(p), empty, ray, Bitboard::EMPTY, sink);
     }
-    let d = movegen::up(us);
     for from in pawns {
         let targets = attacks::pawn_attacks(us, from) & capture_mask;
         for to in judge.filter(from, targets) {
@@ -171,10 +200,9 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
     }
 
     if let Some(ep) = b.ep_square() {
-        let victim = Square::new((ep.u8() as i8 - d) as u8);
         if !king_attacks(ksq).contains(ep) {
             for from in attacks::pawn_attacks(them_c, ep) & pawns {
-                let removed = blast(b, from, ep).with(victim);
+                let removed = blast(b, Move::new(from, ep, MoveKind::EnPassant));
                 if judge.legal(removed, ep) {
                     sink.one(Move::new(from, ep, MoveKind::EnPassant));
                 }
@@ -197,17 +225,12 @@ fn is_attacked_king(b: &Board, c: Color) -> bool {
 
 /// Makes an atomic move: quiet moves as in chess, captures explode.
 fn make(b: &Board, m: Move) -> Board {
-    let (from, to) = (m.from(), m.to());
     let is_ep = m.kind() == MoveKind::EnPassant;
-    if !is_ep && !b.occupied().contains(to) || m.kind() == MoveKind::Castle {
+    if !is_ep && !b.occupied().contains(m.to()) || m.kind() == MoveKind::Castle {
         return make_standard(b, m);
     }
-    let us = b.turn();
     let mut nb = b.clone();
-    let mut removed = blast(b, from, to);
-    if is_ep {
-        removed = removed.with(Square::new((to.u8() as i8 - movegen::up(us)) as u8));
-    }
+    let removed = blast(b, m);
     nb.take_all(removed);
     // Rights go with exploded rooks, and with a king that moved or exploded.
     let mut rights = nb.castling() & !removed;
@@ -297,5 +320,44 @@ impl Variant for Atomic {
             return b.by_role(Role::Knight).count() <= 2;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_move;
+
+    fn squares(bb: Bitboard) -> Vec<String> {
+        let mut v: Vec<String> = bb.into_iter().map(|s| s.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    /// The one explosion set: an ordinary capture, en passant, a
+    /// capture-promotion, a quiet move, castling.
+    #[test]
+    fn the_blast_set_of_each_kind_of_move() {
+        let blast_of = |fen: &str, mv: &str| {
+            let b = Atomic::from_fen(fen).unwrap();
+            let m = parse_move::<Atomic>(&b, mv).unwrap();
+            let set = blast(&b, m);
+            // The rules remove exactly this set.
+            let after = Atomic::play(&b, m);
+            if set.any() {
+                assert_eq!(b.occupied() & !after.occupied(), set & b.occupied());
+                assert!((after.occupied() & set).is_empty());
+            }
+            squares(set)
+        };
+        // Knight takes on d5: the pawn on e6 stays, the bishop on c6 goes.
+        assert_eq!(blast_of("4k3/8/2b1p3/3p4/8/4N3/8/4K3 w - - 0 1", "e3d5"), ["c6", "d5", "e3"]);
+        // En passant: the pawn passed goes too; pawns next to the square stay
+        // (the empty landing square is in the set).
+        assert_eq!(blast_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), ["d5", "d6", "e5"]);
+        // A capture-promotion explodes like any capture.
+        assert_eq!(blast_of("r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1", "b7a8q"), ["a8", "b7"]);
+        assert!(blast_of("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4").is_empty());
+        assert!(blast_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1").is_empty());
     }
 }
