@@ -199,13 +199,13 @@ fn generate<S: Sink>(b: &Board, sink: &mut S) {
         }
     }
 
-    if let Some(ep) = b.ep_square() {
-        if !king_attacks(ksq).contains(ep) {
-            for from in attacks::pawn_attacks(them_c, ep) & pawns {
-                let removed = blast(b, Move::new(from, ep, MoveKind::EnPassant));
-                if judge.legal(removed, ep) {
-                    sink.one(Move::new(from, ep, MoveKind::EnPassant));
-                }
+    if let Some(ep) = b.ep_square()
+        && !king_attacks(ksq).contains(ep)
+    {
+        for from in attacks::pawn_attacks(them_c, ep) & pawns {
+            let m = Move::new(from, ep, MoveKind::EnPassant);
+            if judge.legal(blast(b, m), ep) {
+                sink.one(m);
             }
         }
     }
