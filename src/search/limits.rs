@@ -1,5 +1,16 @@
-//! Time management: turns the `go` limits into a soft limit (do not start
-//! another iteration after it) and a hard limit (stop searching at once).
+//! The limits of a search and the one object that decides when it stops.
+//!
+//! [`Limits`] is what `go` asked for; [`Limiter`] owns every stop decision
+//! made from them: the node limit and the hard time limit, checked while
+//! searching ([`Limiter::must_stop`]), and the soft limit, a mate found, a
+//! single legal move, checked after each iteration
+//! ([`Limiter::stop_after_iteration`]). `infinite` and `ponder` are
+//! honoured here (no time limit applies while pondering or under
+//! `infinite`); waiting for the GUI's `stop` before answering is the
+//! engine's part.
+//!
+//! Time management turns the clock into a soft limit (do not start another
+//! iteration after it) and a hard limit (stop searching at once).
 //!
 //! During the search the soft limit is scaled after every iteration by how
 //! settled the result looks ([`soft_scale`]), as the strong engines do: a
@@ -8,7 +19,23 @@
 //! best move that just changed, a close race between root moves, or a score
 //! that dropped buys more time, up to the hard limit.
 
-use crate::types::Color;
+use super::params::{MAX_PLY, TM_SCALE_MIN_DEPTH};
+use super::score;
+use crate::types::{Color, Move};
+
+/// What to search for and how long (as `go` gives it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub clock: Clock,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
 
 /// Time-related `go` parameters, in milliseconds. Negative clock values
 /// (some GUIs send them when a flag is about to fall) count as zero.
@@ -207,5 +234,99 @@ mod tests {
         assert_eq!(budget(&Clock::default(), Color::White, 10), Budget { soft: None, hard: None });
         let c = Clock { wtime: Some(-100), btime: Some(1000), ..Clock::default() };
         assert_eq!(budget(&c, Color::White, 10).hard, Some(1));
+    }
+}
+
+/// Every stop decision of one search (see the module documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct Limiter {
+    budget: Budget,
+    nodes: Option<u64>,
+    mate: Option<u32>,
+    infinite: bool,
+}
+
+/// What the main thread knows after a completed iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct Iteration {
+    pub completed_depth: u32,
+    pub best_score: i32,
+    pub root_moves: usize,
+    pub progress: Progress,
+}
+
+impl Limiter {
+    /// The limiter of a search under `limits`, `us` to move.
+    pub fn new(limits: &Limits, us: Color, move_overhead: u64) -> Limiter {
+        let budget =
+            if limits.infinite { Budget { soft: None, hard: None } } else { budget(&limits.clock, us, move_overhead) };
+        Limiter { budget, nodes: limits.nodes, mate: limits.mate, infinite: limits.infinite }
+    }
+
+    /// The hard time limit (ms on our clock), if there is one.
+    pub fn hard(&self) -> Option<u64> {
+        self.budget.hard
+    }
+
+    /// Whether the search must stop now: the node limit is reached (`nodes`
+    /// counts all threads), or, unless pondering, the hard time limit.
+    pub fn must_stop(&self, pondering: bool, clock_ms: u64, nodes: impl FnOnce() -> u64) -> bool {
+        if let Some(n) = self.nodes
+            && nodes() >= n
+        {
+            return true;
+        }
+        !pondering && self.budget.hard.is_some_and(|hard| clock_ms >= hard)
+    }
+
+    /// Whether to start no further iteration: a mate as short as `go mate`
+    /// asked for is found, or (not pondering, not `infinite`) the soft
+    /// limit has passed — an eighth of it with one legal move, scaled by
+    /// [`soft_scale`] from depth [`TM_SCALE_MIN_DEPTH`] on.
+    pub fn stop_after_iteration(&self, pondering: bool, clock_ms: u64, it: &Iteration) -> bool {
+        if let Some(m) = self.mate
+            && it.best_score >= score::mate_in(2 * m.min(MAX_PLY as u32) as usize)
+        {
+            return true;
+        }
+        if pondering || self.infinite {
+            return false;
+        }
+        let Some(soft) = self.budget.soft else {
+            return false;
+        };
+        let soft = if it.root_moves == 1 {
+            soft / 8
+        } else if it.completed_depth >= TM_SCALE_MIN_DEPTH {
+            let scaled = soft as f64 * soft_scale(it.progress);
+            (scaled as u64).min(self.budget.hard.unwrap_or(u64::MAX))
+        } else {
+            soft
+        };
+        clock_ms >= soft
+    }
+}
+
+/// The main thread's record of the iterations so far, for [`Progress`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stability {
+    last_best: Move,
+    /// Completed iterations the best move has stayed best.
+    iterations: u32,
+    last_best_score: Option<i32>,
+}
+
+impl Stability {
+    /// How settled the search looks after an iteration whose best move is
+    /// `best` with `score`, which took `best_nodes` of `total_nodes` root
+    /// nodes; remembers this iteration for the next.
+    pub fn update(&mut self, best: Move, score: i32, best_nodes: u64, total_nodes: u64) -> Progress {
+        let stability = if best == self.last_best { self.iterations + 1 } else { 0 };
+        let score_drop = match self.last_best_score {
+            Some(last) if !score::is_mate(last) && !score::is_mate(score) => last - score,
+            _ => 0,
+        };
+        *self = Stability { last_best: best, iterations: stability, last_best_score: Some(score) };
+        Progress { stability, best_node_share: best_nodes as f64 / total_nodes.max(1) as f64, score_drop }
     }
 }

@@ -19,27 +19,13 @@ use crate::board::Board;
 use crate::eval::{Evaluate, Evaluation};
 use crate::types::Move;
 use crate::variant::VariantKind;
-use limits::{self as timeman, Budget, Clock};
+pub use limits::{Clock, Limiter, Limits};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 use worker::Worker;
-
-/// What to search for and how long (as `go` gives it).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub clock: Clock,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// Stop once a mate in this many moves (or fewer) is found.
-    pub mate: Option<u32>,
-    pub infinite: bool,
-    pub ponder: bool,
-    /// Restrict the root to these moves (empty: all).
-    pub searchmoves: Vec<Move>,
-}
 
 /// Options that shape a search.
 #[derive(Clone, Debug)]
@@ -268,18 +254,14 @@ pub fn think_with_early_answer<V: Evaluate>(
         return greedy::<V>(root, &opts.evaluation);
     }
     tt.new_search();
-    let budget = if limits.infinite {
-        Budget { soft: None, hard: None }
-    } else {
-        timeman::budget(&limits.clock, root.turn(), opts.move_overhead)
-    };
+    let limiter = Limiter::new(limits, root.turn(), opts.move_overhead);
     let threads = opts.threads.max(1);
     let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let shared = worker::Shared {
         tt,
         control,
         limits,
-        budget,
+        limiter,
         counters: &counters,
         multipv: opts.multipv.max(1),
         published: Mutex::new(None),
@@ -327,7 +309,7 @@ pub fn think_with_early_answer<V: Evaluate>(
                 handles.into_iter().filter_map(|h| h.join().ok()).collect::<Vec<_>>()
             })
         });
-        if let (Some(early), Some(hard)) = (early, budget.hard) {
+        if let (Some(early), Some(hard)) = (early, shared.limiter.hard()) {
             while let Err(RecvTimeoutError::Timeout) = main_done.recv_timeout(Duration::from_millis(2)) {
                 if !control.pondering() && control.clock_ms() >= hard + EARLY_ANSWER_GRACE_MS {
                     control.finish();

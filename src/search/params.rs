@@ -82,5 +82,5 @@ pub const CHECK_INTERVAL: u64 = 32;
 pub const THREAD_STACK: usize = 32 * 1024 * 1024;
 
 /// Time management scales the soft limit by the search's progress
-/// (`timeman::soft_scale`) from this completed depth on.
+/// (`limits::soft_scale`, applied by `limits::Limiter`) from this completed depth on.
 pub const TM_SCALE_MIN_DEPTH: u32 = 4;

@@ -5,7 +5,7 @@
 mod node;
 
 use super::history::{Histories, PieceTo};
-use super::limits::{self as timeman, Budget};
+use super::limits::{Iteration, Limiter, Stability};
 use super::params::*;
 use super::score::{self, DRAW, INFINITE};
 use super::tt::{Bound, TranspositionTable, TtEntry};
@@ -24,7 +24,7 @@ pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a Control,
     pub limits: &'a Limits,
-    pub budget: Budget,
+    pub limiter: Limiter,
     /// Published node count of each thread.
     pub counters: &'a [AtomicU64],
     pub multipv: usize,
@@ -105,9 +105,7 @@ pub struct Worker<'a, V> {
     completed_depth: u32,
     /// Time management (main thread): the best move of the last completed
     /// iteration, for how many iterations it has stayed best, and its score.
-    last_best: Move,
-    stability: u32,
-    last_best_score: Option<i32>,
+    stability: Stability,
     /// This thread's evaluator (with a network, the accumulators of the
     /// current path).
     eval: Evaluator,
@@ -147,9 +145,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             pv_len: [0; MAX_PLY + 1],
             lmr: lmr_table(),
             completed_depth: 0,
-            last_best: Move::NONE,
-            stability: 0,
-            last_best_score: None,
+            stability: Stability::default(),
             eval: shared.evaluation.evaluator(root, MAX_PLY + 2),
             _variant: PhantomData,
         }
@@ -183,15 +179,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         if !self.is_main() {
             return;
         }
-        if let Some(n) = self.shared.limits.nodes
-            && self.total_nodes() >= n
-        {
-            self.stop_all();
-        }
-        if !c.pondering()
-            && let Some(hard) = self.shared.budget.hard
-            && c.clock_ms() >= hard
-        {
+        if self.shared.limiter.must_stop(c.pondering(), c.clock_ms(), || self.total_nodes()) {
             self.stop_all();
         }
     }
@@ -239,10 +227,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
                 for i in 0..multipv {
                     self.report(reporter, depth, i, Bound::Exact);
                 }
-                let progress = self.progress();
-                let stop = self.should_stop_after_iteration(&progress);
-                self.note_iteration(&progress);
-                if stop {
+                if self.stop_after_iteration() {
                     break;
                 }
             }
@@ -271,51 +256,20 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         }
     }
 
-    fn should_stop_after_iteration(&self, progress: &timeman::Progress) -> bool {
-        let limits = self.shared.limits;
-        let c = self.shared.control;
-        let best = self.root_moves[0].score;
-        if let Some(m) = limits.mate
-            && best >= score::mate_in(2 * m.min(MAX_PLY as u32) as usize)
-        {
-            return true;
-        }
-        if c.pondering() || limits.infinite {
-            return false;
-        }
-        if let Some(soft) = self.shared.budget.soft {
-            let soft = if self.root_moves.len() == 1 {
-                soft / 8
-            } else if self.completed_depth >= TM_SCALE_MIN_DEPTH {
-                let scaled = soft as f64 * timeman::soft_scale(*progress);
-                (scaled as u64).min(self.shared.budget.hard.unwrap_or(u64::MAX))
-            } else {
-                soft
-            };
-            if c.clock_ms() >= soft {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// How settled the search looks after the iteration just completed.
-    fn progress(&self) -> timeman::Progress {
+    /// After a completed iteration (main thread): whether to stop, as the
+    /// limiter decides from how settled the search looks.
+    fn stop_after_iteration(&mut self) -> bool {
         let best = &self.root_moves[0];
         let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-        let stability = if best.mv == self.last_best { self.stability + 1 } else { 0 };
-        let score_drop = match self.last_best_score {
-            Some(last) if !score::is_mate(last) && !score::is_mate(best.score) => last - best.score,
-            _ => 0,
+        let progress = self.stability.update(best.mv, best.score, best.nodes, total);
+        let it = Iteration {
+            completed_depth: self.completed_depth,
+            best_score: best.score,
+            root_moves: self.root_moves.len(),
+            progress,
         };
-        timeman::Progress { stability, best_node_share: best.nodes as f64 / total.max(1) as f64, score_drop }
-    }
-
-    /// Remembers the completed iteration's best move and score.
-    fn note_iteration(&mut self, progress: &timeman::Progress) {
-        self.stability = progress.stability;
-        self.last_best = self.root_moves[0].mv;
-        self.last_best_score = Some(self.root_moves[0].score);
+        let c = self.shared.control;
+        self.shared.limiter.stop_after_iteration(c.pondering(), c.clock_ms(), &it)
     }
 
     /// A reply to the best move from the transposition table, if legal.
