@@ -21,7 +21,8 @@ use fission::eval::Evaluate;
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
 use fission::tools::tournament::random_openings;
-use fission::{Board, Color, Outcome, VariantKind, with_variant};
+use fission::variant::game_end;
+use fission::{Board, Color, VariantKind, with_variant};
 use flags::Flags;
 use std::io::Write;
 use std::sync::Mutex;
@@ -62,17 +63,13 @@ fn play_game<V: Evaluate>(start: &Board, a: &Args, tt: &TranspositionTable) -> (
     tt.clear();
     let limits = Limits { nodes: Some(a.nodes), ..Limits::default() };
     for ply in 0..400 {
-        if let Some(o) = V::outcome(&b) {
-            let score = match o {
-                Outcome::Decisive { winner: Color::White } => 1.0,
-                Outcome::Decisive { .. } => 0.0,
-                Outcome::Draw => 0.5,
+        if let Some(end) = game_end::<V>(&b, &keys) {
+            let score = match end.winner {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
             };
             return (fens, score);
-        }
-        let reps = keys.iter().filter(|&&k| k == b.key()).count();
-        if reps >= 3 || (V::FIFTY_MOVE_RULE && b.halfmoves() >= 100) {
-            return (fens, 0.5);
         }
         let r = think::<V>(&b, &keys, &limits, &SearchOptions::fixed(V::KIND, 1), tt, &Control::new(false), &Silent);
         let Some(m) = r.best else { break };
