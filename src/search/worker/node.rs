@@ -324,8 +324,10 @@ impl<V: Evaluate> Worker<'_, V> {
         if special.contains(&mv.m) {
             r -= 1;
         }
+        // `make_move` has just recorded this move's piece and square.
+        let moved = self.stack[node.ply].moved.unwrap_or_else(|| PieceTo::of(b, mv.m));
         let prev = self.prev_moves(node.ply);
-        r -= self.histories.quiet(b.turn(), PieceTo::of(b, mv.m), mv.m, prev) / LMR_HISTORY_DIVISOR;
+        r -= self.histories.quiet(b.turn(), moved, mv.m, prev) / LMR_HISTORY_DIVISOR;
         r.clamp(0, new_depth - 1)
     }
 
