@@ -10,16 +10,17 @@ use fission::search::bench;
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
 use fission::{Atomic, Board, Chess, Push};
+use std::sync::Arc;
 use std::time::Duration;
 
 fn search_all<V: Evaluate>(boards: &[Board], depth: u32, threads: usize) -> u64 {
-    let tt = TranspositionTable::try_new(16).unwrap();
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut nodes = 0;
     for b in boards {
         tt.clear();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let opts = SearchOptions::fixed(V::KIND, threads);
-        nodes += think::<V>(b, &[b.key()], &limits, &opts, &tt, &Control::new(false), &Silent).nodes;
+        nodes += think::<V>(b, &[b.key()], &limits, &opts, &tt, &Arc::new(Control::new(false)), Arc::new(Silent)).nodes;
     }
     nodes
 }

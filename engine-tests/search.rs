@@ -10,11 +10,12 @@ use fission::search::score::{MATE_BOUND, mate_in};
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, SearchResult, Silent, think};
 use fission::{Atomic, Board, Chess, MoveList, Push, Variant};
+use std::sync::Arc;
 
 fn search<V: Evaluate>(b: &Board, limits: Limits, threads: usize) -> SearchResult {
-    let tt = TranspositionTable::try_new(8).unwrap();
+    let tt = Arc::new(TranspositionTable::try_new(8).unwrap());
     let opts = SearchOptions::fixed(V::KIND, threads);
-    think::<V>(b, &[b.key()], &limits, &opts, &tt, &Control::new(false), &Silent)
+    think::<V>(b, &[b.key()], &limits, &opts, &tt, &Arc::new(Control::new(false)), Arc::new(Silent))
 }
 
 fn depth(d: u32) -> Limits {

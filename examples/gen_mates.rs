@@ -10,9 +10,10 @@ use fission::search::{Control, Limits, SearchOptions, Silent, think};
 use fission::tools::tournament::random_openings;
 use fission::{Atomic, Variant};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 fn main() {
-    let tt = TranspositionTable::try_new(16).unwrap();
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let mut seen = HashSet::new();
     let mut found = [0usize; 4];
     println!("# Atomic positions with a forced win, from engine self-play (examples/gen_mates.rs).");
@@ -43,8 +44,8 @@ fn main() {
                 &limits,
                 &SearchOptions::fixed(Atomic::KIND, 1),
                 &tt,
-                &Control::new(false),
-                &Silent,
+                &Arc::new(Control::new(false)),
+                Arc::new(Silent),
             );
             let Some(m) = r.best else { break };
             b = Atomic::play(&b, m);

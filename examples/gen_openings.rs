@@ -20,6 +20,7 @@ use fission::tools::tournament::random_openings;
 use fission::{Variant, VariantKind, with_variant};
 use flags::Flags;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 struct Args {
     variant: VariantKind,
@@ -50,7 +51,7 @@ fn parse() -> Result<Args, String> {
 }
 
 fn generate<V: Variant + fission::eval::Evaluate>(a: &Args) {
-    let tt = TranspositionTable::try_new(64).expect("64 MB hash");
+    let tt = Arc::new(TranspositionTable::try_new(64).expect("64 MB hash"));
     let mut seen = HashSet::new();
     let mut kept = 0;
     let mut tried = 0u64;
@@ -93,8 +94,8 @@ fn generate<V: Variant + fission::eval::Evaluate>(a: &Args) {
                 &limits,
                 &SearchOptions::fixed(V::KIND, 1),
                 &tt,
-                &Control::new(false),
-                &Silent,
+                &Arc::new(Control::new(false)),
+                Arc::new(Silent),
             );
             if r.score.abs() <= a.window {
                 kept += 1;

@@ -8,7 +8,7 @@ use fission::search::score::mate_in;
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, PvInfo, Reporter, SearchOptions, think};
 use fission::{Atomic, Variant};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Remembers the first iteration whose score is the expected mate.
@@ -30,14 +30,14 @@ impl Reporter for FirstMate {
 fn main() {
     let text = std::fs::read_to_string("engine-tests/data/atomic_mates.epd").expect("run from the repository root");
     println!("{:<8} {:>6} {:>8} {:>10}  {:<8} fen", "mate in", "depth", "time ms", "nodes", "move");
-    let tt = TranspositionTable::try_new(16).unwrap();
+    let tt = Arc::new(TranspositionTable::try_new(16).unwrap());
     let (mut total_ms, mut count) = (0u64, 0);
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let (fen, n) = line.split_once("; mate ").unwrap();
         let n: u32 = n.trim().parse().unwrap();
         let b = Atomic::from_fen(fen).unwrap();
         tt.clear();
-        let rep = FirstMate { want: mate_in(2 * n as usize - 1), found: Mutex::new(None) };
+        let rep = Arc::new(FirstMate { want: mate_in(2 * n as usize - 1), found: Mutex::new(None) });
         let start = Instant::now();
         let limits = Limits { depth: Some(20), mate: Some(n), ..Limits::default() };
         let r = think::<Atomic>(
@@ -46,8 +46,8 @@ fn main() {
             &limits,
             &SearchOptions::fixed(Atomic::KIND, 1),
             &tt,
-            &Control::new(false),
-            &rep,
+            &Arc::new(Control::new(false)),
+            rep.clone(),
         );
         let wall = start.elapsed().as_millis() as u64;
         let (d, ms, nodes) = rep.found.lock().unwrap().unwrap_or((0, wall, r.nodes));

@@ -25,8 +25,8 @@ use fission::variant::game_end;
 use fission::{Board, Color, VariantKind, with_variant};
 use flags::Flags;
 use std::io::Write;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 struct Args {
@@ -56,7 +56,7 @@ fn parse() -> Result<Args, String> {
 
 /// Plays one game from `start`; returns the quiet positions' FENs and
 /// white's score.
-fn play_game<V: Evaluate>(start: &Board, a: &Args, tt: &TranspositionTable) -> (Vec<String>, f32) {
+fn play_game<V: Evaluate>(start: &Board, a: &Args, tt: &Arc<TranspositionTable>) -> (Vec<String>, f32) {
     let mut b = start.clone();
     let mut keys = vec![b.key()];
     let mut fens = Vec::new();
@@ -71,7 +71,15 @@ fn play_game<V: Evaluate>(start: &Board, a: &Args, tt: &TranspositionTable) -> (
             };
             return (fens, score);
         }
-        let r = think::<V>(&b, &keys, &limits, &SearchOptions::fixed(V::KIND, 1), tt, &Control::new(false), &Silent);
+        let r = think::<V>(
+            &b,
+            &keys,
+            &limits,
+            &SearchOptions::fixed(V::KIND, 1),
+            tt,
+            &Arc::new(Control::new(false)),
+            Arc::new(Silent),
+        );
         let Some(m) = r.best else { break };
         if ply >= a.skip_plies && !V::is_check(&b) && V::stand_pat_ok(&b) && !V::is_tactical(&b, m) {
             fens.push(V::fen(&b));
@@ -91,7 +99,7 @@ fn generate<V: Evaluate>(a: &Args) {
     std::thread::scope(|s| {
         for _ in 0..a.threads {
             s.spawn(|| {
-                let tt = TranspositionTable::try_new(16).expect("16 MB hash");
+                let tt = Arc::new(TranspositionTable::try_new(16).expect("16 MB hash"));
                 loop {
                     let g = next.fetch_add(1, Ordering::SeqCst);
                     if g >= openings.len() {

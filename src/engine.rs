@@ -1,20 +1,19 @@
 //! The engine core: the game being played (variant, position, history),
-//! the transposition table, and the search thread. It never prints: results
-//! go through the callbacks the UCI layer passes in.
+//! the transposition table, and the pool of search threads. It never
+//! prints: results go through the callbacks the UCI layer passes in.
 
 use crate::board::{Board, CastlingMode, FenError};
 use crate::eval::Evaluation;
 use crate::nnue::{self, network::Network};
 use crate::notation;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Limits, Reporter, SearchOptions, SearchResult};
+use crate::search::{self, Control, Limits, Reporter, Search, SearchOptions, SearchResult, ThreadPool};
 use crate::types::{Move, MoveList};
 use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_variant;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 /// Why a `position` command was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,12 +31,11 @@ impl fmt::Display for PositionError {
     }
 }
 
-/// Called once per search with the best move and the move to ponder on.
-pub type BestMoveCallback = Box<dyn FnOnce(&SearchResult) + Send>;
+pub use crate::search::BestMoveCallback;
 
+/// The search started last.
 struct Running {
     control: Arc<Control>,
-    handle: JoinHandle<()>,
     /// `go infinite`: only `stop` ends it.
     infinite: bool,
 }
@@ -50,6 +48,8 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     hash_mb: usize,
     pub options: SearchOptions,
+    /// The search threads, kept from one `go` to the next.
+    pool: ThreadPool,
     running: Option<Running>,
     /// The FEN and moves of the last `position` that was set, so that the
     /// next one, the same game a move or two on, only plays the new moves
@@ -84,6 +84,7 @@ impl Engine {
             tt: Arc::new(tt),
             hash_mb: DEFAULT_HASH_MB,
             options: SearchOptions::new(VariantKind::Chess),
+            pool: ThreadPool::new(search::DEFAULT_THREADS),
             running: None,
             last_position: None,
             chess960: false,
@@ -177,10 +178,20 @@ impl Engine {
         }
     }
 
-    /// A new game: stops any search and forgets what was learned.
+    /// A new game: stops any search and forgets what was learned (the
+    /// hash table and every search thread's history tables).
     pub fn new_game(&mut self) {
         self.stop();
         self.clear_hash();
+        self.pool.clear();
+    }
+
+    /// `Threads`: the pool is resized at once (after any running search),
+    /// so that `readyok` comes when the threads are ready.
+    pub fn set_threads(&mut self, n: usize) {
+        self.wait();
+        self.options.threads = n;
+        self.pool.resize(n);
     }
 
     /// The legal move of the current position written `text` (in the
@@ -199,54 +210,33 @@ impl Engine {
 
     /// Whether a search is running.
     pub fn searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.handle.is_finished())
+        self.pool.busy()
     }
 
-    /// Starts a search in its own thread. Any running search is stopped first.
-    /// When the search ends (and, for `infinite` or `ponder`, once `stop` or
-    /// `ponderhit` has come), `done` is called with the result.
+    /// Starts a search on the pool's threads and returns at once. Any
+    /// running search is stopped first. When the search ends (and, for
+    /// `infinite` or `ponder`, once `stop` or `ponderhit` has come), `done`
+    /// is called with the result, from a search thread.
     pub fn go(&mut self, limits: Limits, reporter: Arc<dyn Reporter + Send + Sync>, done: BestMoveCallback) {
         self.stop();
+        if self.pool.is_empty() {
+            // No search thread could be started: answer at once with a legal move.
+            let best = self.legal_moves().first().copied();
+            return done(&SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0 });
+        }
         let control = Arc::new(Control::new(limits.ponder));
-        let board = self.board.clone();
-        let history = self.history.clone();
-        let tt = Arc::clone(&self.tt);
         let mut opts = self.options.clone();
         opts.evaluation = self.evaluation();
-        let variant = self.variant;
-        let ctl = Arc::clone(&control);
-        // Shared so that the callback can still fire if no thread can start.
-        let done = Arc::new(std::sync::Mutex::new(Some(done)));
-        let done_in_thread = Arc::clone(&done);
-        let infinite = limits.infinite;
-        let spawn = std::thread::Builder::new().stack_size(search::params::THREAD_STACK).spawn(move || {
-            // The callback fires once: early (the search overran its time,
-            // see `think_with_early_answer`) or when the search is done.
-            let answer = |r: &SearchResult| {
-                if let Some(f) = done_in_thread.lock().ok().and_then(|mut d| d.take()) {
-                    f(r);
-                }
-            };
-            let result = with_variant!(variant, V => search::think_with_early_answer::<V>(
-                &board, &history, &limits, &opts, &tt, &ctl, &*reporter, Some(&answer)
-            ));
-            // Under `infinite` or `ponder` the best move waits for the GUI.
-            while (limits.infinite || ctl.pondering()) && !ctl.released() {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
-            answer(&result);
-        });
-        match spawn {
-            Ok(handle) => self.running = Some(Running { control, handle, infinite }),
-            Err(_) => {
-                // No thread could be started: answer at once with a legal move.
-                let best = self.legal_moves().first().copied();
-                let result = SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0 };
-                if let Some(f) = done.lock().ok().and_then(|mut d| d.take()) {
-                    f(&result);
-                }
-            }
-        }
+        let search = Search {
+            root: &self.board,
+            history: &self.history,
+            limits: &limits,
+            options: &opts,
+            tt: &self.tt,
+            control: &control,
+        };
+        with_variant!(self.variant, V => self.pool.start::<V>(&search, reporter, done));
+        self.running = Some(Running { control, infinite: limits.infinite });
     }
 
     /// Whether a search is running that only the GUI may end: `go infinite`
@@ -254,7 +244,7 @@ impl Engine {
     pub fn awaiting_gui(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished() && !r.control.released() && (r.infinite || r.control.pondering()))
+            .is_some_and(|r| self.pool.busy() && !r.control.released() && (r.infinite || r.control.pondering()))
     }
 
     /// Asks the running search to stop (its callback still fires).
@@ -281,10 +271,10 @@ impl Engine {
     /// never hangs.
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
-            if !r.handle.is_finished() {
+            if r.infinite || r.control.pondering() {
                 r.control.stop();
             }
-            let _ = r.handle.join();
+            self.pool.wait();
         }
     }
 

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Measures UCI responsiveness of a Fission binary (a measurement, not a test):
 time from process start to `uciok`, and from `stop` to `bestmove` during
-`go infinite` (medians over many runs).
+`go infinite` at several thread counts (median, 99th percentile, worst).
 
-Usage: latency.py PATH_TO_FISSION [RUNS]
+Usage: latency.py PATH_TO_FISSION [RUNS] [THREADS,...]
+
+RUNS defaults to 30 and THREADS to 1,2,16,256. The stop is sent after a
+random 50-400 ms of search (seeded, so two runs send the same schedule).
 """
+import random
 import statistics
 import subprocess
 import sys
@@ -37,9 +41,17 @@ def until(p, prefix):
             return line
 
 
+def summary(xs):
+    xs = sorted(xs)
+    p99 = xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
+    return f"median {statistics.median(xs) * 1000:7.2f} ms   p99 {p99 * 1000:7.2f} ms   worst {xs[-1] * 1000:7.2f} ms"
+
+
 def main():
     path = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    thread_counts = [int(t) for t in sys.argv[3].split(",")] if len(sys.argv) > 3 else [1, 2, 16, 256]
+    rng = random.Random(1)
     startup = []
     for _ in range(runs):
         t = time.perf_counter()
@@ -49,22 +61,21 @@ def main():
         startup.append(time.perf_counter() - t)
         send(p, "quit")
         p.wait()
-    stops = {}
-    for variant in ("chess", "atomic"):
-        p = start(path)
-        send(p, f"setoption name UCI_Variant value {variant}\nposition startpos")
-        lat = []
-        for _ in range(runs):
-            send(p, "go infinite")
-            time.sleep(0.2)
-            lat.append(timed(p, "stop", "bestmove"))
-        send(p, "quit")
-        p.wait()
-        stops[variant] = lat
-    ms = lambda xs: f"median {statistics.median(xs) * 1000:.2f} ms, max {max(xs) * 1000:.2f} ms"
-    print(f"start to uciok ({runs} runs): {ms(startup)}")
-    for v, lat in stops.items():
-        print(f"stop to bestmove, {v} go infinite ({runs} runs): {ms(lat)}")
+    print(f"start to uciok ({runs} runs): {summary(startup)}")
+    for threads in thread_counts:
+        for variant in ("chess", "atomic"):
+            p = start(path)
+            send(p, f"setoption name UCI_Variant value {variant}\nsetoption name Threads value {threads}")
+            send(p, "position startpos")
+            timed(p, "isready", "readyok")
+            lat = []
+            for _ in range(runs):
+                send(p, "go infinite")
+                time.sleep(rng.uniform(0.05, 0.4))
+                lat.append(timed(p, "stop", "bestmove"))
+            send(p, "quit")
+            p.wait()
+            print(f"stop to bestmove, Threads {threads:3}, {variant:6} go infinite ({runs} runs): {summary(lat)}", flush=True)
 
 
 if __name__ == "__main__":

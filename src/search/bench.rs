@@ -9,6 +9,7 @@ use crate::eval::Evaluate;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchOptions, Silent};
 use crate::variant::{Atomic, Chess, Dynamo, Push, Variant};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Default bench depth.
@@ -171,7 +172,7 @@ pub struct BenchResult {
 }
 
 fn bench_variant<V: Evaluate>(fens: &[&str], depth: u32, out: &mut BenchResult, mut each: impl FnMut(&str, u64)) {
-    let tt = TranspositionTable::try_new(HASH_MB).unwrap_or_else(|_| TranspositionTable::new_small());
+    let tt = Arc::new(TranspositionTable::try_new(HASH_MB).unwrap_or_else(|_| TranspositionTable::new_small()));
     for fen in fens {
         let Ok(board) = V::from_fen(fen) else {
             continue;
@@ -179,8 +180,8 @@ fn bench_variant<V: Evaluate>(fens: &[&str], depth: u32, out: &mut BenchResult, 
         tt.clear();
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let opts = SearchOptions::fixed(V::KIND, 1);
-        let control = Control::new(false);
-        let r = search::think::<V>(&board, &[board.key()], &limits, &opts, &tt, &control, &Silent);
+        let control = Arc::new(Control::new(false));
+        let r = search::think::<V>(&board, &[board.key()], &limits, &opts, &tt, &control, Arc::new(Silent));
         out.positions += 1;
         out.nodes += r.nodes;
         each(fen, r.nodes);

@@ -101,6 +101,15 @@ fn from_to(m: Move) -> usize {
 }
 
 impl Histories {
+    /// Every table back to zero (no move known to be good or bad).
+    pub fn clear(&mut self) {
+        self.main.iter_mut().for_each(|t| t.fill(0));
+        self.continuation.iter_mut().for_each(|t| t.fill(0));
+        self.capture.fill([0; 6]);
+        self.counter.fill(Move::NONE);
+        self.correction.iter_mut().for_each(|t| t.fill(0));
+    }
+
     /// Ordering score of a quiet move: main history plus the continuation
     /// histories of the moves one and two plies before (`prev`).
     #[inline]

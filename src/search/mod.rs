@@ -12,6 +12,7 @@ pub mod mate;
 pub mod params;
 mod picker;
 pub mod score;
+pub mod threads;
 pub mod tt;
 mod worker;
 
@@ -20,12 +21,11 @@ use crate::eval::{Evaluate, Evaluation};
 use crate::types::Move;
 use crate::variant::VariantKind;
 pub use limits::{Clock, Limiter, Limits};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+pub use threads::{BestMoveCallback, Search, ThreadPool};
 use tt::TranspositionTable;
-use worker::Worker;
 
 /// Options that shape a search.
 #[derive(Clone, Debug)]
@@ -105,6 +105,8 @@ pub struct Control {
     ponder: AtomicBool,
     epoch: Instant,
     clock_start_ms: AtomicU64,
+    /// Wakes a search waiting for the GUI (`stop`, `ponderhit`).
+    gui: (Mutex<()>, Condvar),
 }
 
 impl Default for Control {
@@ -115,6 +117,7 @@ impl Default for Control {
             ponder: AtomicBool::new(false),
             epoch: Instant::now(),
             clock_start_ms: AtomicU64::new(0),
+            gui: (Mutex::new(()), Condvar::new()),
         }
     }
 }
@@ -131,6 +134,7 @@ impl Control {
     pub fn stop(&self) {
         self.released.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
+        self.wake_gui_waiter();
     }
     /// The search ends by its own decision (a limit, a mate, the maximum
     /// depth): the threads stop, but an infinite or pondering search still
@@ -152,6 +156,23 @@ impl Control {
     pub fn ponderhit(&self) {
         self.clock_start_ms.store(self.epoch.elapsed().as_millis() as u64, Ordering::SeqCst);
         self.ponder.store(false, Ordering::SeqCst);
+        self.wake_gui_waiter();
+    }
+    /// Taking the lock orders this after a waiter's look at the flags, so
+    /// the wake-up cannot fall between its look and its wait.
+    fn wake_gui_waiter(&self) {
+        drop(self.gui.0.lock().unwrap_or_else(PoisonError::into_inner));
+        self.gui.1.notify_all();
+    }
+    /// A search that has ended waits here, under `infinite` or while
+    /// pondering, until the GUI lets it answer (`stop`, or `ponderhit`
+    /// when pondering).
+    pub fn wait_for_gui(&self, infinite: bool) {
+        let mut guard = self.gui.0.lock().unwrap_or_else(PoisonError::into_inner);
+        while (infinite || self.pondering()) && !self.released() {
+            guard =
+                self.gui.1.wait_timeout(guard, Duration::from_millis(100)).unwrap_or_else(PoisonError::into_inner).0;
+        }
     }
     /// Milliseconds since the search started.
     pub fn elapsed_ms(&self) -> u64 {
@@ -214,145 +235,19 @@ struct ThreadResult {
     depth: u32,
 }
 
-/// How late (ms past the hard limit) the main search thread may be before
-/// the waiting thread answers for it (see [`think_with_early_answer`]).
-const EARLY_ANSWER_GRACE_MS: u64 = 1;
-
 /// Searches `root` (whose game history, oldest first and ending with the
-/// root's own key, is `history`) with lazy SMP on `opts.threads` threads.
+/// root's own key, is `history`) with lazy SMP on `opts.threads` threads of
+/// a pool made for this one search. To keep threads and their tables from
+/// one search to the next, keep a [`ThreadPool`] and call its `think`.
 pub fn think<V: Evaluate>(
     root: &Board,
     history: &[u64],
     limits: &Limits,
     opts: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &Control,
-    reporter: &dyn Reporter,
+    tt: &Arc<TranspositionTable>,
+    control: &Arc<Control>,
+    reporter: Arc<dyn Reporter + Send + Sync>,
 ) -> SearchResult {
-    think_with_early_answer::<V>(root, history, limits, opts, tt, control, reporter, None)
-}
-
-/// As [`think`], and under a time limit `early` gets the result as soon as
-/// the hard limit has passed, even when the search threads have no CPU to
-/// notice it (more threads than cores): the calling thread sleeps beside
-/// the search and, if the main search thread has not finished
-/// `EARLY_ANSWER_GRACE_MS` after the hard limit, stops the search and hands
-/// `early` the main thread's last completed iteration. The threads are then
-/// joined before this returns. `early` is called at most once.
-#[allow(clippy::too_many_arguments)]
-pub fn think_with_early_answer<V: Evaluate>(
-    root: &Board,
-    history: &[u64],
-    limits: &Limits,
-    opts: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &Control,
-    reporter: &dyn Reporter,
-    early: Option<&(dyn Fn(&SearchResult) + Sync)>,
-) -> SearchResult {
-    if opts.greedy {
-        return greedy::<V>(root, &opts.evaluation);
-    }
-    tt.new_search();
-    let limiter = Limiter::new(limits, root.turn(), opts.move_overhead);
-    let threads = opts.threads.max(1);
-    let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let shared = worker::Shared {
-        tt,
-        control,
-        limits,
-        limiter,
-        counters: &counters,
-        multipv: opts.multipv.max(1),
-        published: Mutex::new(None),
-        evaluation: &opts.evaluation,
-    };
-    let total_nodes = || counters.iter().map(|c| c.load(Ordering::Relaxed)).sum::<u64>();
-    let as_result = |r: &ThreadResult, nodes: u64| SearchResult {
-        best: r.best,
-        ponder: r.ponder,
-        score: r.score,
-        depth: r.depth,
-        nodes,
-    };
-
-    let results: Vec<ThreadResult> = std::thread::scope(|s| {
-        let shared = &shared;
-        let (finished, main_done) = mpsc::channel::<()>();
-        let main_search = move || {
-            let r = Worker::<V>::new(0, shared, root, history).run(reporter);
-            // The main thread decides when to stop: tell the helpers.
-            control.finish();
-            let _ = finished.send(());
-            r
-        };
-        // The main thread starts first: starting the helpers must not eat its time.
-        let main = std::thread::Builder::new().stack_size(params::THREAD_STACK).spawn_scoped(s, main_search);
-        let main = match main {
-            Ok(handle) => handle,
-            // No thread to be had: search on this one, without helpers.
-            Err(_) => return vec![Worker::<V>::new(0, shared, root, history).run(reporter)],
-        };
-        // Helpers are started (and later joined) by a thread of their own,
-        // so that this one is free to watch the clock from the start.
-        let helpers = s.spawn(move || {
-            std::thread::scope(|hs| {
-                let handles: Vec<_> = (1..threads)
-                    .take_while(|_| !control.stopped())
-                    .filter_map(|id| {
-                        std::thread::Builder::new()
-                            .stack_size(params::THREAD_STACK)
-                            .spawn_scoped(hs, move || Worker::<V>::new(id, shared, root, history).run(&Silent))
-                            .ok()
-                    })
-                    .collect();
-                handles.into_iter().filter_map(|h| h.join().ok()).collect::<Vec<_>>()
-            })
-        });
-        if let (Some(early), Some(hard)) = (early, shared.limiter.hard()) {
-            while let Err(RecvTimeoutError::Timeout) = main_done.recv_timeout(Duration::from_millis(2)) {
-                if !control.pondering() && control.clock_ms() >= hard + EARLY_ANSWER_GRACE_MS {
-                    control.finish();
-                    let published = shared.published.lock().ok().and_then(|p| p.clone());
-                    if let Some(r) = published {
-                        early(&as_result(&r, total_nodes()));
-                    }
-                    break;
-                }
-            }
-        }
-        let main = main.join().unwrap_or(ThreadResult { best: None, ponder: None, score: 0, depth: 0 });
-        let mut all = vec![main];
-        all.extend(helpers.join().unwrap_or_default());
-        all
-    });
-    let best = vote(&results);
-    as_result(best, total_nodes())
-}
-
-/// Picks the thread whose best move has the most votes, each thread voting
-/// for its move with weight (score above the worst + a constant) x depth,
-/// as Stockfish does. Mates found by any thread win outright.
-fn vote(results: &[ThreadResult]) -> &ThreadResult {
-    let main = &results[0];
-    if results.len() == 1 || main.best.is_none() {
-        return main;
-    }
-    let min_score = results.iter().map(|r| r.score).min().unwrap_or(0);
-    let weight = |r: &ThreadResult| ((r.score - min_score + 14) as i64) * r.depth as i64;
-    let votes = |m: Option<Move>| -> i64 { results.iter().filter(|r| r.best == m).map(weight).sum() };
-    let mut best = main;
-    for r in results.iter().skip(1) {
-        if r.best.is_none() || r.depth == 0 {
-            continue;
-        }
-        if score::is_mate(best.score) || score::is_mate(r.score) {
-            if r.score > best.score {
-                best = r;
-            }
-        } else if votes(r.best) > votes(best.best) || (votes(r.best) == votes(best.best) && r.depth > best.depth) {
-            best = r;
-        }
-    }
-    best
+    let search = Search { root, history, limits, options: opts, tt, control };
+    ThreadPool::new(opts.threads).think::<V>(&search, reporter)
 }

@@ -22,7 +22,7 @@ use crate::eval::Evaluation;
 use crate::nnue::data::{RECORD_BYTES, Record, result_code};
 use crate::search::score::MATE_BOUND;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Control, Limits, SearchOptions, Silent};
+use crate::search::{Control, Limits, Search, SearchOptions, Silent, ThreadPool};
 use crate::types::SplitMix;
 use crate::types::{Color, MoveList};
 use crate::variant::{VariantKind, game_end};
@@ -30,8 +30,8 @@ use crate::with_variant;
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A side this far ahead (centipawns, by the search)...
@@ -124,7 +124,7 @@ pub fn run(cfg: &DatagenConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<Data
             .map(|id| {
                 let shared = &shared;
                 std::thread::Builder::new()
-                    .stack_size(search::params::THREAD_STACK)
+                    .stack_size(crate::search::params::THREAD_STACK)
                     .spawn_scoped(s, move || {
                         let r = with_variant!(cfg.variant, V => thread_main::<V>(cfg, id, shared));
                         if r.is_err() {
@@ -190,22 +190,32 @@ fn clock(secs: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// One generating thread's searcher: a one-thread pool (kept from move
+/// to move) and its own hash table.
+struct Searcher {
+    pool: ThreadPool,
+    tt: Arc<TranspositionTable>,
+}
+
 /// A search of `b` with the node budget: (best move, score for the side to move).
 fn search_move<V: Evaluate>(
     b: &Board,
     keys: &[u64],
     cfg: &DatagenConfig,
-    tt: &TranspositionTable,
+    searcher: &Searcher,
 ) -> Option<(crate::types::Move, i32)> {
     let limits = Limits { nodes: Some(cfg.nodes), ..Limits::default() };
     let opts = SearchOptions { evaluation: cfg.evaluation.clone(), ..SearchOptions::fixed(V::KIND, 1) };
-    let r = search::think::<V>(b, keys, &limits, &opts, tt, &Control::new(false), &Silent);
+    let control = Arc::new(Control::new(false));
+    let search =
+        Search { root: b, history: keys, limits: &limits, options: &opts, tt: &searcher.tt, control: &control };
+    let r = searcher.pool.think::<V>(&search, Arc::new(Silent));
     r.best.map(|m| (m, r.score))
 }
 
 /// Plays a random opening: `Some` with the position and its keys, or `None`
 /// when the game ended during it or the position is too one-sided.
-fn opening<V: Evaluate>(cfg: &DatagenConfig, rng: &mut SplitMix, tt: &TranspositionTable) -> Option<(Board, Vec<u64>)> {
+fn opening<V: Evaluate>(cfg: &DatagenConfig, rng: &mut SplitMix, searcher: &Searcher) -> Option<(Board, Vec<u64>)> {
     let mut b = V::from_fen(V::start_fen()).ok()?;
     let mut keys = vec![b.key()];
     for _ in 0..cfg.random_plies {
@@ -221,17 +231,17 @@ fn opening<V: Evaluate>(cfg: &DatagenConfig, rng: &mut SplitMix, tt: &Transposit
     if game_end::<V>(&b, &keys).is_some() {
         return None;
     }
-    let (_, score) = search_move::<V>(&b, &keys, cfg, tt)?;
+    let (_, score) = search_move::<V>(&b, &keys, cfg, searcher)?;
     (score.abs() <= MAX_OPENING_SCORE).then_some((b, keys))
 }
 
 fn thread_main<V: Evaluate>(cfg: &DatagenConfig, id: usize, shared: &Shared) -> Result<(), String> {
-    let tt = TranspositionTable::try_new(cfg.hash_mb)?;
+    let searcher = Searcher { pool: ThreadPool::new(1), tt: Arc::new(TranspositionTable::try_new(cfg.hash_mb)?) };
     let mut rng = SplitMix::new(cfg.seed ^ (id as u64 + 1).wrapping_mul(0xA076_1D64_78BD_642F));
     let mut records: Vec<Record> = Vec::with_capacity(MAX_GAME_PLIES);
     while !shared.stop.load(Ordering::Relaxed) && shared.written.load(Ordering::Relaxed) < shared.target {
-        tt.clear();
-        let Some((mut b, mut keys)) = opening::<V>(cfg, &mut rng, &tt) else {
+        searcher.tt.clear();
+        let Some((mut b, mut keys)) = opening::<V>(cfg, &mut rng, &searcher) else {
             continue;
         };
         records.clear();
@@ -243,7 +253,7 @@ fn thread_main<V: Evaluate>(cfg: &DatagenConfig, id: usize, shared: &Shared) -> 
             if keys.len() > MAX_GAME_PLIES + cfg.random_plies {
                 break None;
             }
-            let Some((m, score)) = search_move::<V>(&b, &keys, cfg, &tt) else {
+            let Some((m, score)) = search_move::<V>(&b, &keys, cfg, &searcher) else {
                 break None;
             };
             let us = b.turn();

@@ -269,10 +269,7 @@ impl Uci {
                 }
             }
             OptionChange::ClearHash => self.engine.clear_hash(),
-            OptionChange::Threads(n) => {
-                self.engine.wait();
-                self.engine.options.threads = n;
-            }
+            OptionChange::Threads(n) => self.engine.set_threads(n),
             OptionChange::MultiPv(n) => self.engine.options.multipv = n,
             OptionChange::Ponder(_) => {}
             OptionChange::MoveOverhead(ms) => self.engine.options.move_overhead = ms,

@@ -15,24 +15,66 @@ use crate::eval::{Evaluate, Evaluation, Evaluator};
 use crate::types::{Move, MoveList};
 use crate::variant::Outcome;
 use std::marker::PhantomData;
-use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 
-/// What all threads of one search share.
-pub struct Shared<'a> {
-    pub tt: &'a TranspositionTable,
-    pub control: &'a Control,
-    pub limits: &'a Limits,
+/// What all threads of one search share: the position and limits, the
+/// transposition table, the stop flags, and what the threads publish.
+pub struct Shared {
+    pub root: Board,
+    /// The game's keys, oldest first, ending with the root's own.
+    pub history: Vec<u64>,
+    pub tt: Arc<TranspositionTable>,
+    pub control: Arc<Control>,
+    pub limits: Limits,
     pub limiter: Limiter,
     /// Published node count of each thread.
-    pub counters: &'a [AtomicU64],
+    pub counters: Vec<AtomicU64>,
     pub multipv: usize,
     /// The main thread's result after its last completed iteration, for an
-    /// answer that cannot wait for the threads (see `think_with_early_answer`).
+    /// answer that cannot wait for the threads (see `threads::ThreadPool`).
     pub published: Mutex<Option<ThreadResult>>,
     /// The evaluation every thread uses.
-    pub evaluation: &'a Evaluation,
+    pub evaluation: Evaluation,
+}
+
+impl Shared {
+    /// Nodes searched so far by all threads (as last published).
+    pub fn total_nodes(&self) -> u64 {
+        self.counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// What a search thread keeps from one search to the next: its tables,
+/// allocated once when the thread starts.
+pub struct ThreadData {
+    killers: Box<[[Move; 2]; MAX_PLY + 2]>,
+    histories: Histories,
+    stack: Box<[Frame; MAX_PLY + 2]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl Default for ThreadData {
+    fn default() -> Self {
+        ThreadData {
+            killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
+            histories: Histories::default(),
+            stack: Box::new([Frame::default(); MAX_PLY + 2]),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            lmr: lmr_table(),
+        }
+    }
+}
+
+impl ThreadData {
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.killers.fill([Move::NONE; 2]);
+        self.histories.clear();
+        self.stack.fill(Frame::default());
+    }
 }
 
 /// What the search remembers of each ply on the current path.
@@ -83,7 +125,7 @@ fn lmr_table() -> Box<[[i32; 64]; 64]> {
 
 pub struct Worker<'a, V> {
     id: usize,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared,
     root: Board,
     /// Keys of the game before the root and of every position on the
     /// current search path; `root_index` is the root's own entry.
@@ -113,8 +155,11 @@ pub struct Worker<'a, V> {
 }
 
 impl<'a, V: Evaluate> Worker<'a, V> {
-    pub fn new(id: usize, shared: &'a Shared<'a>, root: &Board, history: &[u64]) -> Self {
-        let mut keys = history.to_vec();
+    /// Thread `id` of the search `shared`, with the tables of `data`
+    /// (handed back by [`Worker::run`]).
+    pub fn new(id: usize, shared: &'a Shared, data: ThreadData) -> Self {
+        let root = &shared.root;
+        let mut keys = shared.history.clone();
         if keys.last() != Some(&root.key()) {
             keys.push(root.key());
         }
@@ -127,6 +172,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             .filter(|m| wanted.is_empty() || wanted.contains(m))
             .map(|&mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv], nodes: 0 })
             .collect();
+        let ThreadData { killers, histories, stack, pv, lmr } = data;
         Worker {
             id,
             shared,
@@ -138,12 +184,12 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             stopped: false,
             root_moves,
             pv_idx: 0,
-            killers: Box::new([[Move::NONE; 2]; MAX_PLY + 2]),
-            histories: Histories::default(),
-            stack: Box::new([Frame::default(); MAX_PLY + 2]),
-            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            killers,
+            histories,
+            stack,
+            pv,
             pv_len: [0; MAX_PLY + 1],
-            lmr: lmr_table(),
+            lmr,
             completed_depth: 0,
             stability: Stability::default(),
             eval: shared.evaluation.evaluator(root, MAX_PLY + 2),
@@ -156,7 +202,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 
     fn total_nodes(&self) -> u64 {
-        self.shared.counters.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+        self.shared.total_nodes()
     }
 
     /// Counts a node; every `CHECK_INTERVAL` nodes publishes the count and
@@ -171,7 +217,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 
     fn poll(&mut self) {
-        let c = self.shared.control;
+        let c = &self.shared.control;
         if c.stopped() {
             self.stopped = true;
             return;
@@ -189,12 +235,19 @@ impl<'a, V: Evaluate> Worker<'a, V> {
         self.shared.control.finish();
     }
 
-    /// Iterative deepening. Returns this thread's result.
-    pub fn run(mut self, reporter: &dyn Reporter) -> ThreadResult {
-        if self.root_moves.is_empty() {
-            return ThreadResult { best: None, ponder: None, score: 0, depth: 0 };
-        }
-        let limits = self.shared.limits;
+    /// Iterative deepening. Returns this thread's result and its tables.
+    pub fn run(mut self, reporter: &dyn Reporter) -> (ThreadResult, ThreadData) {
+        let result = if self.root_moves.is_empty() {
+            ThreadResult { best: None, ponder: None, score: 0, depth: 0 }
+        } else {
+            self.deepen(reporter)
+        };
+        let Worker { killers, histories, stack, pv, lmr, .. } = self;
+        (result, ThreadData { killers, histories, stack, pv, lmr })
+    }
+
+    fn deepen(&mut self, reporter: &dyn Reporter) -> ThreadResult {
+        let limits = &self.shared.limits;
         // Clamped before any cast: `go depth 4294967295` means no limit.
         let max_depth = limits.depth.map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1)) as i32;
         let multipv = self.shared.multipv.min(self.root_moves.len());
@@ -268,7 +321,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             root_moves: self.root_moves.len(),
             progress,
         };
-        let c = self.shared.control;
+        let c = &self.shared.control;
         self.shared.limiter.stop_after_iteration(c.pondering(), c.clock_ms(), &it)
     }
 
@@ -280,7 +333,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
     }
 
     fn report(&self, reporter: &dyn Reporter, depth: i32, line: usize, bound: Bound) {
-        let c = self.shared.control;
+        let c = &self.shared.control;
         let rm = &self.root_moves[line];
         let score = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
         if score == -INFINITE {
