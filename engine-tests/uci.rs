@@ -486,7 +486,7 @@ fn infinite_search_of_a_finished_game_waits_for_stop() {
 }
 
 #[test]
-fn many_threads_still_answer_a_timed_search() {
+fn many_threads_answer_timed_and_stopped_searches() {
     let mut e = Engine::start();
     e.send("setoption name Threads value 256");
     e.send("isready");
@@ -497,6 +497,26 @@ fn many_threads_still_answer_a_timed_search() {
     e.send("go movetime 500");
     let (best, _) = e.bestmove();
     assert_legal::<Chess>(None, &[], &best);
+    // The same threads serve search after search: infinite searches that
+    // answer each stop (and isready meanwhile), across a new game.
+    for round in 0..4 {
+        if round == 2 {
+            e.send("ucinewgame");
+        }
+        e.send("position startpos moves e2e4");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop: {lines:?}");
+        e.send("stop");
+        let (best, _) = e.bestmove();
+        assert_legal::<Chess>(None, &["e2e4"], &best);
+    }
+    e.send("setoption name Threads value 3");
+    e.send("go depth 6");
+    let (best, _) = e.bestmove();
+    assert_legal::<Chess>(None, &["e2e4"], &best);
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::variant::{Outcome, Variant, VariantKind};
 use crate::with_variant;
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Why a `position` command was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +33,22 @@ impl fmt::Display for PositionError {
 
 pub use crate::search::BestMoveCallback;
 
+/// Stops the search running at the moment of the call, from any thread:
+/// the input reader's shortcut for `stop` (see `uci::run`).
+#[derive(Clone, Default)]
+pub struct StopHandle(Arc<Mutex<Option<Arc<Control>>>>);
+
+impl StopHandle {
+    pub fn stop(&self) {
+        if let Some(c) = self.0.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+            c.stop();
+        }
+    }
+    fn set(&self, control: &Arc<Control>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(control));
+    }
+}
+
 /// The search started last.
 struct Running {
     control: Arc<Control>,
@@ -51,6 +67,8 @@ pub struct Engine {
     /// The search threads, kept from one `go` to the next.
     pool: ThreadPool,
     running: Option<Running>,
+    /// The control of the search started last, for [`Engine::stop_handle`].
+    current: StopHandle,
     /// The FEN and moves of the last `position` that was set, so that the
     /// next one, the same game a move or two on, only plays the new moves
     /// (GUIs resend the whole game every move; in dynamo each move looked
@@ -86,6 +104,7 @@ impl Engine {
             options: SearchOptions::new(VariantKind::Chess),
             pool: ThreadPool::new(search::DEFAULT_THREADS),
             running: None,
+            current: StopHandle::default(),
             last_position: None,
             chess960: false,
             use_nnue: true,
@@ -235,6 +254,7 @@ impl Engine {
             tt: &self.tt,
             control: &control,
         };
+        self.current.set(&control);
         with_variant!(self.variant, V => self.pool.start::<V>(&search, reporter, done));
         self.running = Some(Running { control, infinite: limits.infinite });
     }
@@ -245,6 +265,11 @@ impl Engine {
         self.running
             .as_ref()
             .is_some_and(|r| self.pool.busy() && !r.control.released() && (r.infinite || r.control.pondering()))
+    }
+
+    /// A handle that stops whatever search runs when it is used.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.current.clone()
     }
 
     /// Asks the running search to stop (its callback still fires).

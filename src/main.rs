@@ -183,7 +183,7 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         None => {
-            uci::run(std::io::BufReader::new(std::io::stdin()), Output::stdout(), cli.greedy);
+            uci::run_stdin(Output::stdout(), cli.greedy);
             Ok(())
         }
         Some(Command::Perft { variant, depth, fen, divide, threads }) => {

@@ -39,6 +39,12 @@ pub struct SearchOptions {
     /// The evaluation: classical or a network trained for the variant
     /// searched.
     pub evaluation: Evaluation,
+    /// With more threads than cores, each search thread calls this every
+    /// `INPUT_CHECK_INTERVAL` nodes; it returns at once unless the GUI's
+    /// input is waiting to be read, and then only once the reader has
+    /// had the CPU to read it (see `uci::input::step_aside`). `None`: no
+    /// such hook.
+    pub yield_to_input: Option<fn()>,
 }
 
 /// The defaults of the `Threads`, `MultiPV` and `Move Overhead` options.
@@ -57,6 +63,7 @@ impl SearchOptions {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             greedy: false,
             evaluation: Evaluation::default_for(variant),
+            yield_to_input: None,
         }
     }
 

@@ -43,6 +43,12 @@ pub struct Search<'a> {
     pub control: &'a Arc<Control>,
 }
 
+/// The cores this process may run on.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -124,8 +130,11 @@ impl Drop for Finished<'_> {
     }
 }
 
-fn serve(mailbox: &Mailbox) {
-    let mut data = ThreadData::default();
+/// A pool thread's life: tables first (`searches`: written once, so their
+/// pages are in memory; the watcher never searches), then tasks until told
+/// to quit.
+fn serve(mailbox: &Mailbox, searches: bool) {
+    let mut data = if searches { ThreadData::touched() } else { ThreadData::default() };
     while let Some(task) = mailbox.next() {
         let _finished = Finished(mailbox);
         data = task(data);
@@ -138,11 +147,13 @@ struct PoolThread {
 }
 
 impl PoolThread {
-    fn spawn(name: String) -> std::io::Result<PoolThread> {
+    fn spawn(name: String, searches: bool) -> std::io::Result<PoolThread> {
         let mailbox = Arc::new(Mailbox::new());
         let theirs = Arc::clone(&mailbox);
-        let handle =
-            std::thread::Builder::new().name(name).stack_size(params::THREAD_STACK).spawn(move || serve(&theirs))?;
+        let handle = std::thread::Builder::new()
+            .name(name)
+            .stack_size(params::THREAD_STACK)
+            .spawn(move || serve(&theirs, searches))?;
         Ok(PoolThread { mailbox, handle: Some(handle) })
     }
 }
@@ -204,9 +215,12 @@ impl ThreadPool {
     /// some, the pool has as many as it could start: see [`ThreadPool::len`].
     pub fn new(n: usize) -> ThreadPool {
         let threads: Vec<PoolThread> =
-            (0..n.max(1)).map_while(|i| PoolThread::spawn(format!("search-{i}")).ok()).collect();
-        let watcher = if threads.is_empty() { None } else { PoolThread::spawn("search-watch".into()).ok() };
-        ThreadPool { threads, watcher }
+            (0..n.max(1)).map_while(|i| PoolThread::spawn(format!("search-{i}"), true).ok()).collect();
+        let watcher = if threads.is_empty() { None } else { PoolThread::spawn("search-watch".into(), false).ok() };
+        let pool = ThreadPool { threads, watcher };
+        // Ready when every thread has its tables in memory.
+        pool.clear();
+        pool
     }
 
     /// The number of search threads running.
@@ -286,6 +300,7 @@ impl ThreadPool {
             multipv: opts.multipv.max(1),
             published: Mutex::new(None),
             evaluation: opts.evaluation.clone(),
+            yield_to_input: opts.yield_to_input.filter(|_| self.len() > cores()),
         });
         let answer = Arc::new(Answer(Mutex::new(Some(done))));
         let ended = Arc::new(Ended::default());

@@ -7,6 +7,7 @@
 //! the engine keeps its previous state.
 
 pub mod command;
+pub mod input;
 pub mod options;
 
 use crate::board::CastlingMode;
@@ -21,6 +22,7 @@ use command::{Command, Go, ParseError};
 use options::OptionChange;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -394,10 +396,38 @@ impl Uci {
 ///
 /// A reader thread owns the input, so that commands deferred behind a
 /// search run as soon as it ends, not when the next line happens to come.
+/// A `stop` that comes when every earlier line has been taken stops the
+/// search from the reader thread itself, at once: with more search threads
+/// than cores, the thread that handles commands may wait long for the CPU.
+/// The line is then handled as usual (stopping twice changes nothing).
 pub fn run(input: impl BufRead + Send + 'static, out: Output, greedy: bool) {
+    run_with(input, out, greedy, None)
+}
+
+/// [`run`] on the process's standard input, whose pending bytes the search
+/// threads watch when they outnumber the cores (see [`input`]).
+pub fn run_stdin(out: Output, greedy: bool) {
+    run_with(input::WatchedStdin::new(), out, greedy, Some(input::step_aside))
+}
+
+fn run_with(input: impl BufRead + Send + 'static, out: Output, greedy: bool, yield_to_input: Option<fn()>) {
     let mut uci = Uci::new(out);
     uci.engine.options.greedy = greedy;
-    let Ok(lines) = spawn_line_reader(input, "uci-input") else {
+    uci.engine.options.yield_to_input = yield_to_input;
+    // Lines read and not yet taken by this loop. (A line being handled counts
+    // as taken: if it is a `go`, a `stop` behind it stops either the search
+    // it starts or, harmlessly, the one before, and then the loop's own
+    // handling of that `stop` stops the new one.)
+    let unhandled = Arc::new(AtomicUsize::new(0));
+    let stopper = uci.engine.stop_handle();
+    let counted = Arc::clone(&unhandled);
+    let on_line = move |line: &str| {
+        if line.trim() == "stop" && counted.load(Ordering::SeqCst) == 0 {
+            stopper.stop();
+        }
+        counted.fetch_add(1, Ordering::SeqCst);
+    };
+    let Ok(lines) = spawn_line_reader_with(input, "uci-input", on_line) else {
         uci.out.info_string("cannot start the input thread");
         return;
     };
@@ -416,6 +446,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output, greedy: bool) {
         };
         match next {
             Some(line) => {
+                unhandled.fetch_sub(1, Ordering::SeqCst);
                 if !uci.handle_line(&line) {
                     return;
                 }
@@ -433,6 +464,16 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output, greedy: bool) {
 /// the engine's own input and, by the tools, for another engine's output,
 /// so that every wait for a line can have a deadline.
 pub fn spawn_line_reader(input: impl BufRead + Send + 'static, name: &str) -> std::io::Result<Receiver<String>> {
+    spawn_line_reader_with(input, name, |_| {})
+}
+
+/// As [`spawn_line_reader`], calling `on_line` with each line, in the
+/// reader thread, before it is sent.
+pub fn spawn_line_reader_with(
+    input: impl BufRead + Send + 'static,
+    name: &str,
+    mut on_line: impl FnMut(&str) + Send + 'static,
+) -> std::io::Result<Receiver<String>> {
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::Builder::new().name(name.to_string()).spawn(move || {
         let mut input = input;
@@ -442,7 +483,9 @@ pub fn spawn_line_reader(input: impl BufRead + Send + 'static, name: &str) -> st
             match input.read_until(b'\n', &mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
-                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                    let line = String::from_utf8_lossy(&buf).into_owned();
+                    on_line(&line);
+                    if tx.send(line).is_err() {
                         break;
                     }
                 }

@@ -37,6 +37,9 @@ pub struct Shared {
     pub published: Mutex<Option<ThreadResult>>,
     /// The evaluation every thread uses.
     pub evaluation: Evaluation,
+    /// Set when the threads outnumber the cores: see
+    /// `SearchOptions::yield_to_input`.
+    pub yield_to_input: Option<fn()>,
 }
 
 impl Shared {
@@ -54,6 +57,9 @@ pub struct ThreadData {
     stack: Box<[Frame; MAX_PLY + 2]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     lmr: Box<[[i32; 64]; 64]>,
+    /// Whether the tables may hold anything but zeros (a search has written
+    /// to them since they were last cleared).
+    used: bool,
 }
 
 impl Default for ThreadData {
@@ -64,16 +70,30 @@ impl Default for ThreadData {
             stack: Box::new([Frame::default(); MAX_PLY + 2]),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             lmr: lmr_table(),
+            used: false,
         }
     }
 }
 
 impl ThreadData {
+    /// Tables written once, so that their pages are in memory before the
+    /// first search: a first touch costs a page fault per page, and at
+    /// `Threads 256` the faults of the first search took seconds on a
+    /// virtual machine.
+    pub fn touched() -> ThreadData {
+        let mut data = ThreadData { used: true, ..ThreadData::default() };
+        data.clear();
+        data
+    }
+
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
-        self.killers.fill([Move::NONE; 2]);
-        self.histories.clear();
-        self.stack.fill(Frame::default());
+        if self.used {
+            self.killers.fill([Move::NONE; 2]);
+            self.histories.clear();
+            self.stack.fill(Frame::default());
+            self.used = false;
+        }
     }
 }
 
@@ -172,7 +192,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             .filter(|m| wanted.is_empty() || wanted.contains(m))
             .map(|&mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, seldepth: 0, pv: vec![mv], nodes: 0 })
             .collect();
-        let ThreadData { killers, histories, stack, pv, lmr } = data;
+        let ThreadData { killers, histories, stack, pv, lmr, .. } = data;
         Worker {
             id,
             shared,
@@ -218,6 +238,11 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     fn poll(&mut self) {
         let c = &self.shared.control;
+        if let Some(step_aside) = self.shared.yield_to_input
+            && self.nodes.is_multiple_of(INPUT_CHECK_INTERVAL)
+        {
+            step_aside();
+        }
         if c.stopped() {
             self.stopped = true;
             return;
@@ -243,7 +268,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
             self.deepen(reporter)
         };
         let Worker { killers, histories, stack, pv, lmr, .. } = self;
-        (result, ThreadData { killers, histories, stack, pv, lmr })
+        (result, ThreadData { killers, histories, stack, pv, lmr, used: true })
     }
 
     fn deepen(&mut self, reporter: &dyn Reporter) -> ThreadResult {
