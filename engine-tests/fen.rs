@@ -62,6 +62,34 @@ fn errors_are_descriptive() {
 }
 
 #[test]
+fn checks_no_move_can_give_are_refused_in_chess() {
+    let impossible = [
+        ("4k3/8/8/8/8/8/8/r3K2r w - - 0 1", 2),   // both sides of one line
+        ("4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1", 2), // two knights: nothing was uncovered
+        ("4k3/8/8/8/8/3n4/3p4/4K3 w - - 0 1", 2), // knight and pawn
+        ("4k3/8/8/8/8/3n4/8/r3K2r w - - 0 1", 3), // three
+        ("4K3/8/8/8/8/8/8/R3k2R b - - 0 1", 2),
+    ];
+    for (fen, n) in impossible {
+        assert_eq!(Chess::from_fen(fen).err(), Some(FenError::ImpossibleCheck(n)), "{fen}");
+    }
+    let possible = [
+        "4k3/8/8/8/8/8/3p4/r3K3 w - - 0 1", // pawn moved, rook uncovered
+        "4k3/8/8/8/8/3n4/8/4K2r w - - 0 1", // knight moved, rook uncovered
+        "4k3/8/8/8/8/8/8/4K2r w - - 0 1",   // one check
+        "4k3/8/8/8/1b6/8/8/r3K3 w - - 0 1", // rook and bishop on different lines
+        "3rk3/8/8/8/8/8/8/4K3 w - - 0 1",   // no check
+    ];
+    for fen in possible {
+        assert!(Chess::from_fen(fen).is_ok(), "{fen}");
+    }
+    // Explosions (atomic) and block pushes (push) move several pieces at
+    // once, so the chess reading does not hold there: accepted.
+    assert!(Atomic::from_fen("4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1").is_ok());
+    assert!(Push::from_fen("4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1").is_ok());
+}
+
+#[test]
 fn castling_rights_without_pieces_are_dropped() {
     let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1").unwrap();
     assert_eq!(b.castling_fen(), "-");

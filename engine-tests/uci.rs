@@ -787,3 +787,26 @@ fn huge_or_endless_net_files_are_refused_at_once() {
         assert_eq!(eval_of(&mut e), before, "{file}");
     }
 }
+
+#[test]
+fn impossible_positions_are_refused_and_the_position_kept() {
+    let mut e = Engine::start();
+    let kept = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+    e.send(&format!("position fen {kept}"));
+    for (variant, fen) in [
+        ("chess", "4k3/8/8/8/8/8/8/r3K2r w - - 0 1"),
+        ("chess", "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/R3K2r b - - 0 1"),
+        ("atomic", "8/8/8/8/8/8/R7/k1K5 w - - 0 1"),
+    ] {
+        if variant == "atomic" {
+            e.send("setoption name UCI_Variant value atomic");
+            e.send(&format!("position fen {kept}"));
+        }
+        e.send(&format!("position fen {fen}"));
+        e.send("d");
+        let lines = e.until("Checkers");
+        assert!(lines.iter().any(|l| l.starts_with("info string Invalid FEN: the side")), "{fen}: {lines:?}");
+        assert!(lines.iter().any(|l| l == &format!("Fen: {kept}")), "{fen}: the position changed: {lines:?}");
+    }
+}

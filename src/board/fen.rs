@@ -37,6 +37,10 @@ pub enum FenError {
     MissingKing(Color),
     /// The side not to move is in check.
     OppositeCheck,
+    /// The side to move is in a check that no legal move could have given
+    /// (more than two checkers; two on one line through the king; two
+    /// that neither line-piece can have uncovered).
+    ImpossibleCheck(u32),
 }
 
 impl fmt::Display for FenError {
@@ -61,6 +65,9 @@ impl fmt::Display for FenError {
             FenError::TooManyKings(c) => write!(f, "more than one {} king", name(c)),
             FenError::MissingKing(c) => write!(f, "no {} king", name(c)),
             FenError::OppositeCheck => write!(f, "the side not to move is in check"),
+            FenError::ImpossibleCheck(n) => {
+                write!(f, "the side to move is in check by {n} pieces in a way no legal move can give")
+            }
         }
     }
 }

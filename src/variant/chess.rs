@@ -139,6 +139,27 @@ pub(crate) fn validate_standard(b: &Board) -> Result<(), FenError> {
     Ok(())
 }
 
+/// Whether the check on the side to move (by `checkers`) is one that no
+/// legal move of orthodox chess can give, as python-chess's `status()`
+/// reads it: a move gives at most two checks, one by the piece moved (or
+/// castled rook, or promoted piece) and one uncovered, which is a line
+/// piece; and two checks on one line through the king, from both sides,
+/// cannot both be new. Variants whose moves move several pieces at once
+/// (atomic explosions, push's blocks) can give more, and do not use this.
+pub(crate) fn impossible_check(b: &Board, checkers: Bitboard) -> bool {
+    let Some(king) = b.king(b.turn()) else { return false };
+    match checkers.count() {
+        0 | 1 => false,
+        2 => {
+            let first = checkers.lsb();
+            let second = checkers.without(first).lsb();
+            let line_pieces = b.by_role(Role::Bishop) | b.by_role(Role::Rook) | b.by_role(Role::Queen);
+            crate::attacks::line(first, second).contains(king) || (checkers & line_pieces).is_empty()
+        }
+        _ => true,
+    }
+}
+
 impl Variant for Chess {
     const NAME: &'static str = "chess";
     const KIND: VariantKind = VariantKind::Chess;
@@ -151,6 +172,10 @@ impl Variant for Chess {
             && b.attackers_to(k, b.turn(), b.occupied()).any()
         {
             return Err(FenError::OppositeCheck);
+        }
+        let checkers = Self::checkers(b);
+        if impossible_check(b, checkers) {
+            return Err(FenError::ImpossibleCheck(checkers.count()));
         }
         Ok(())
     }
