@@ -11,43 +11,40 @@
 //! Progress goes to stderr. The search is single-threaded and deterministic,
 //! so the same arguments and the same build give the same file.
 
-#[path = "common/flags.rs"]
-mod flags;
-
+use clap::{CommandFactory, Parser};
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
 use fission::tools::tournament::random_openings;
 use fission::{Variant, VariantKind, with_variant};
-use flags::Flags;
 use std::collections::HashSet;
 use std::sync::Arc;
 
+/// Balanced openings: random plies from the start, kept where a search
+/// scores them near equality.
+#[derive(Parser)]
+#[command(name = "gen_openings", version)]
 struct Args {
+    /// Variant: chess, atomic, dynamo or push.
+    #[arg(long, default_value = "atomic", value_parser = |s: &str| s.parse::<VariantKind>())]
     variant: VariantKind,
+    /// Openings to write.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(usize))]
     count: usize,
+    /// Fewest random plies from the start position.
+    #[arg(long, default_value_t = 6)]
     min_plies: u32,
+    /// Most random plies (at least --min-plies).
+    #[arg(long, default_value_t = 8)]
     max_plies: u32,
+    /// Node budget of the search that scores each candidate.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// Keep a candidate when |score| <= this many centipawns.
+    #[arg(long, default_value_t = 100)]
     window: i32,
+    /// Seed of the random plies.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
-}
-
-fn parse() -> Result<Args, String> {
-    let known = ["--variant", "--count", "--min-plies", "--max-plies", "--nodes", "--window", "--seed"];
-    let f = Flags::from_args(&known)?;
-    let a = Args {
-        variant: f.get("--variant", VariantKind::Atomic)?,
-        count: f.get("--count", 300)?,
-        min_plies: f.get("--min-plies", 6)?,
-        max_plies: f.get("--max-plies", 8)?,
-        nodes: f.get("--nodes", 200_000)?,
-        window: f.get("--window", 100)?,
-        seed: f.get("--seed", 1)?,
-    };
-    if a.min_plies > a.max_plies {
-        return Err("--min-plies must not exceed --max-plies".into());
-    }
-    Ok(a)
 }
 
 fn generate<V: Variant + fission::eval::Evaluate>(a: &Args) {
@@ -108,12 +105,11 @@ fn generate<V: Variant + fission::eval::Evaluate>(a: &Args) {
 }
 
 fn main() {
-    let a = match parse() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("gen_openings: {e}");
-            std::process::exit(2);
-        }
-    };
+    let a = Args::parse();
+    if a.min_plies > a.max_plies {
+        Args::command()
+            .error(clap::error::ErrorKind::ArgumentConflict, "--min-plies must not exceed --max-plies")
+            .exit();
+    }
     with_variant!(a.variant, V => generate::<V>(&a));
 }

@@ -14,44 +14,43 @@
 //! interrupted run leaves a valid file; files with different seeds
 //! concatenate.
 
-#[path = "common/flags.rs"]
-mod flags;
-
+use clap::Parser;
 use fission::eval::Evaluate;
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
 use fission::tools::tournament::random_openings;
 use fission::variant::game_end;
 use fission::{Board, Color, VariantKind, with_variant};
-use flags::Flags;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+/// Self-play positions with game results, for tuning the evaluation.
+#[derive(Parser)]
+#[command(name = "texel_data", version)]
 struct Args {
+    /// Variant: chess, atomic, dynamo or push.
+    #[arg(long, default_value = "atomic", value_parser = |s: &str| s.parse::<VariantKind>())]
     variant: VariantKind,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
     games: usize,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(usize))]
     threads: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Random plies from the start position before the search plays.
+    #[arg(long, default_value_t = 8)]
     random_plies: u32,
     /// Plies of each game (after the random ones) not written.
+    #[arg(long, default_value_t = 4)]
     skip_plies: usize,
-}
-
-fn parse() -> Result<Args, String> {
-    let known = ["--variant", "--games", "--nodes", "--threads", "--seed", "--random-plies", "--skip-plies"];
-    let f = Flags::from_args(&known)?;
-    Ok(Args {
-        variant: f.get("--variant", VariantKind::Atomic)?,
-        games: f.get("--games", 1000)?,
-        nodes: f.get::<u64>("--nodes", 5000)?.max(1),
-        threads: f.get::<usize>("--threads", 1)?.max(1),
-        seed: f.get("--seed", 1)?,
-        random_plies: f.get("--random-plies", 8)?,
-        skip_plies: f.get("--skip-plies", 4)?,
-    })
 }
 
 /// Plays one game from `start`; returns the quiet positions' FENs and
@@ -124,12 +123,10 @@ fn generate<V: Evaluate>(a: &Args) {
 }
 
 fn main() {
-    let a = match parse() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("texel_data: {e}");
-            std::process::exit(2);
-        }
-    };
+    let a = Args::parse();
+    if a.threads == 0 {
+        eprintln!("texel_data: --threads must be at least 1");
+        std::process::exit(2);
+    }
     with_variant!(a.variant, V => generate::<V>(&a));
 }

@@ -132,22 +132,23 @@ fn fit_k(data: &[Sample], w: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
+/// Tunes the atomic evaluation weights on `texel_data` positions (Texel's method).
+#[derive(clap::Parser)]
+#[command(name = "tune", version)]
+struct Args {
+    /// The positions, as `texel_data` writes them.
+    #[arg(long)]
+    data: String,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    /// Learning rate.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut data_path = None;
-    let mut epochs = 400usize;
-    let mut lr = 1.0f64;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let v = it.next().unwrap_or_else(|| panic!("{a} needs a value"));
-        match a.as_str() {
-            "--data" => data_path = Some(v.clone()),
-            "--epochs" => epochs = v.parse().expect("--epochs: a number"),
-            "--lr" => lr = v.parse().expect("--lr: a number"),
-            other => panic!("unknown argument '{other}' (--data FILE [--epochs N] [--lr X])"),
-        }
-    }
-    let path = data_path.expect("--data FILE is required");
+    let Args { data: path, epochs, lr } = clap::Parser::parse();
     let mut data = load(&path);
     // Every tenth position is held out for validation.
     let mut valid = Vec::new();
