@@ -3,7 +3,7 @@
 //! right termination, and the statistics against hand-computed values.
 
 use fission::tools::tournament::stats::{Sprt, SprtVerdict, Tally, elo_from_score, erf, expected_score};
-use fission::tools::tournament::{MatchConfig, MatchSummary, run};
+use fission::tools::tournament::{MAX_CRASHES, MatchConfig, MatchSummary, run};
 use std::process::Command;
 use std::sync::Mutex;
 
@@ -112,7 +112,7 @@ fn engines_with_the_same_name_are_numbered() {
 #[test]
 fn broken_engines_lose_with_the_right_reason() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");
-    for (mode, termination) in [("illegal", "illegal move"), ("crash", "abandoned"), ("hang", "time forfeit")] {
+    for (mode, termination) in [("illegal", "illegal move"), ("hang", "time forfeit")] {
         let broken = format!("python3 {script} {mode}");
         let dir = crate::common::TempDir::new("match");
         let pgn = dir.file(&format!("broken-{mode}.pgn"));
@@ -138,7 +138,92 @@ fn broken_engines_lose_with_the_right_reason() {
         assert_eq!(s.terminations.get(termination), Some(&4), "{mode}: {:?}", s.terminations);
         let text = std::fs::read_to_string(&pgn).unwrap();
         assert_eq!(text.matches(&format!("[Termination \"{termination}\"]")).count(), 4);
+        assert_eq!(s.forfeits.get(&format!("Broken-{mode}")), Some(&4), "{mode}: {:?}", s.forfeits);
+        assert!(s.stopped.is_none());
     }
+}
+
+#[test]
+fn a_crashing_engine_loses_is_named_stays_out_of_the_sprt_and_stops_the_match() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");
+    let broken = format!("python3 {script} crash");
+    let dir = crate::common::TempDir::new("match");
+    let pgn = dir.file("crash.pgn");
+    let (s, lines) = run_match(&[
+        "--engine",
+        FISSION,
+        "--engine",
+        &broken,
+        "--variant",
+        "atomic",
+        "--games",
+        "40",
+        "--tc",
+        "0.5+0.01",
+        "--sprt",
+        "elo0=0,elo1=10",
+        "--pgn",
+        &pgn,
+    ]);
+    let why = s.stopped.as_deref().expect("the match stops");
+    assert!(why.contains("Broken-crash") && why.contains("crashed"), "{why}");
+    assert!(s.games >= MAX_CRASHES && s.games < 40, "{} games", s.games);
+    let t = &s.pairings[0].2;
+    assert_eq!(t.wins, s.games, "every crash is a loss for the crashing engine");
+    assert_eq!(t.pairs, [0; 5], "crashed games never reach the SPRT");
+    assert_eq!(s.sprt.map(|v| v.0), Some(SprtVerdict::Continue));
+    assert!(lines.iter().any(|l| l.contains("Broken-crash disconnects")), "{lines:?}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("{Broken-crash disconnects"), "{text}");
+    // Over the real binary the match fails (exit 1) and says why.
+    let out = Command::new(FISSION)
+        .args(["match", "--engine", FISSION, "--engine", &broken, "--variant", "atomic", "--games", "10"])
+        .args(["--tc", "0.5+0.01"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("match stopped"));
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_before_any_game() {
+    let dir = crate::common::TempDir::new("match");
+    let pgn = dir.file("missing.pgn");
+    let out = Command::new(FISSION)
+        .args(["match", "--engine", FISSION, "--engine", "./no-such-engine", "--variant", "atomic"])
+        .args(["--games", "2000", "--tc", "10+0.1", "--sprt", "elo0=0,elo1=10", "--pgn", &pgn])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("engine #2") && err.contains("./no-such-engine"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Game 1"), "no game is played");
+    assert!(!std::path::Path::new(&pgn).exists());
+}
+
+#[test]
+fn pgn_files_are_appended_to() {
+    let dir = crate::common::TempDir::new("match");
+    let pgn = dir.file("twice.pgn");
+    for _ in 0..2 {
+        let (s, _) = run_match(&[
+            "--engine",
+            FISSION,
+            "--engine",
+            FISSION,
+            "--variant",
+            "chess",
+            "--games",
+            "2",
+            "--tc",
+            "0.3+0.01",
+            "--pgn",
+            &pgn,
+        ]);
+        assert_eq!(s.games, 2);
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 4, "{text}");
 }
 
 #[test]
@@ -160,6 +245,10 @@ fn elo_and_los_known_values() {
     // sd of the mean = 0.35/sqrt(200) = 0.0247487; 95%: mu +- 0.0485065, i.e.
     // scores 0.5985065 and 0.5014935 -> Elo 69.355 and 1.037 -> half-width 34.159
     assert!((err - 34.159).abs() < 0.01, "{err}");
+    assert_eq!(t.elo_text(), format!("{elo:+.1} +/- {err:.1}"));
+    // Every point to one side: a bound, 0.05^(1/41) = 0.92954 -> +448.1 Elo.
+    assert_eq!(Tally { wins: 41, ..Tally::default() }.elo_text(), "> +448");
+    assert_eq!(Tally { losses: 10, ..Tally::default() }.elo_text(), "< -183");
 }
 
 #[test]

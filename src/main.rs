@@ -234,7 +234,11 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => {
             let sub = matches.subcommand_matches("match").expect("the match subcommand was parsed");
             let cfg = MatchConfig::from_args(args, sub).unwrap_or_else(|e| usage_error(&e));
-            fission::tools::tournament::run(&cfg, &say).map(|_| ())
+            if let Err(e) = fission::tools::tournament::check_engines(&cfg) {
+                eprintln!("fission match: {e}");
+                return ExitCode::from(2);
+            }
+            fission::tools::tournament::run(&cfg, &say).and_then(|s| s.stopped.map_or(Ok(()), Err))
         }
         Some(Command::PerftDiff { engine, variant, depth, fen, moves, threads, timeout, suite }) => {
             let cfg = DiffConfig {

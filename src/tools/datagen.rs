@@ -241,6 +241,7 @@ fn thread_main<V: Evaluate>(cfg: &DatagenConfig, id: usize, shared: &Shared) -> 
     let mut records: Vec<Record> = Vec::with_capacity(MAX_GAME_PLIES);
     while !shared.stop.load(Ordering::Relaxed) && shared.written.load(Ordering::Relaxed) < shared.target {
         searcher.tt.clear();
+        searcher.pool.clear();
         let Some((mut b, mut keys)) = opening::<V>(cfg, &mut rng, &searcher) else {
             continue;
         };

@@ -3,7 +3,14 @@
 //!
 //! Every opening is played twice with colours reversed; `--concurrency K`
 //! games run at once, each worker with its own engine processes (restarted
-//! after a crash). Results stream to the PGN file as games finish.
+//! after a crash). Results stream to the PGN file as games finish (appended
+//! to it, as cutechess-cli does).
+//!
+//! Every engine must start and answer the handshake before the first game
+//! ([`check_engines`]). A game lost by a crash or disconnect counts as a
+//! loss for that engine, named in the result, but its pair of games is kept
+//! out of the SPRT; an engine that crashes [`MAX_CRASHES`] times stops the
+//! match (`MatchSummary::stopped`).
 
 pub mod config;
 pub mod game;
@@ -57,6 +64,26 @@ pub struct MatchSummary {
     pub sprt: Option<(SprtVerdict, f64)>,
     /// Count of each termination kind.
     pub terminations: HashMap<&'static str, u32>,
+    /// Games lost by a forfeit (time, illegal move, crash), per engine name.
+    pub forfeits: HashMap<String, u32>,
+    /// Why the match stopped before its last game, if an engine kept
+    /// crashing (an SPRT verdict is not a failure: see `sprt`).
+    pub stopped: Option<String>,
+}
+
+/// Crashes or disconnects of one engine after which the match stops.
+pub const MAX_CRASHES: u32 = 3;
+
+/// Starts every engine of the match once and runs its handshake, so that a
+/// command that cannot be started (or answer `uci`/`isready` in time)
+/// stops the match before any game: the error names the engine.
+pub fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
+    let variant = crate::with_variant!(cfg.variant, V => V::NAME);
+    for (i, spec) in cfg.engines.iter().enumerate() {
+        crate::tools::uci_client::UciEngine::start(spec, variant)
+            .map_err(|e| format!("engine #{} ('{}') cannot play: {e}", i + 1, spec.cmd))?;
+    }
+    Ok(())
 }
 
 /// Runs a match, printing progress through `say`.
@@ -93,12 +120,19 @@ fn run_v<V: Variant>(cfg: &MatchConfig, say: &(dyn Fn(&str) + Sync)) -> Result<M
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Done>();
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot create {p}: {e}"))?),
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("cannot open {p}: {e}"))?,
+        ),
         None => None,
     };
     let date = pgn::today();
     let names = cfg.engines.iter().map(|e| e.cmd.clone()).collect();
     let mut board = Scoreboard::new(&pairs, names, total);
+    let mut crashes = vec![0u32; n];
 
     std::thread::scope(|s| {
         for _ in 0..cfg.concurrency.min(total.max(1) as usize) {
@@ -116,9 +150,30 @@ fn run_v<V: Variant>(cfg: &MatchConfig, say: &(dyn Fn(&str) + Sync)) -> Result<M
             if same { format!("{name} #{}", idx + 1) } else { name }
         };
         for done in rx {
-            let Done { job, record, white_name, black_name } = done;
+            let Done { job, mut record, white_name, black_name } = done;
             let clash = white_name == black_name;
+            let raw = (white_name.clone(), black_name.clone());
             let (white_name, black_name) = (unique(job.white, white_name, clash), unique(job.black, black_name, clash));
+            let forfeit = (record.termination != game::Termination::Normal).then_some(record.winner).flatten();
+            if let Some(winner) = forfeit {
+                // The reason starts with the name the loser reported: say which engine it was.
+                let (loser, raw_name, name) =
+                    if winner.is_white() { (job.black, &raw.1, &black_name) } else { (job.white, &raw.0, &white_name) };
+                if let Some(rest) = record.reason.strip_prefix(raw_name.as_str()) {
+                    record.reason = format!("{name}{rest}");
+                }
+                *board.summary.forfeits.entry(name.clone()).or_default() += 1;
+                if record.termination == game::Termination::Disconnect {
+                    crashes[loser] += 1;
+                    if crashes[loser] >= MAX_CRASHES && board.summary.stopped.is_none() {
+                        stop.store(true, Ordering::SeqCst);
+                        board.summary.stopped = Some(format!(
+                            "{name} ('{}') crashed or disconnected {} times: match stopped",
+                            cfg.engines[loser].cmd, crashes[loser]
+                        ));
+                    }
+                }
+            }
             if let Some(f) = pgn_file.as_mut() {
                 let h = pgn::Header {
                     event: "Fission match",
@@ -141,6 +196,9 @@ fn run_v<V: Variant>(cfg: &MatchConfig, say: &(dyn Fn(&str) + Sync)) -> Result<M
     let summary = board.summary;
     say("");
     say(&final_table(&summary, cfg.sprt));
+    if let Some(why) = &summary.stopped {
+        say(why);
+    }
     Ok(summary)
 }
 
@@ -152,7 +210,6 @@ pub fn final_table(s: &MatchSummary, sprt: Option<Sprt>) -> String {
         "Engine", "Opponent", "Wins", "Losses", "Draws", "Score", "Elo", "LOS"
     ));
     for (a, b, t) in &s.pairings {
-        let (elo, err) = t.elo();
         out.push_str(&format!(
             "{:<30} {:<30} {:>6} {:>6} {:>6} {:>7.3} {:>16} {:>6.1}%\n",
             s.names[*a],
@@ -161,7 +218,7 @@ pub fn final_table(s: &MatchSummary, sprt: Option<Sprt>) -> String {
             t.losses,
             t.draws,
             t.score(),
-            format!("{elo:+.1} +/- {err:.1}"),
+            t.elo_text(),
             t.los() * 100.0
         ));
         if let Some(sp) = sprt {
@@ -175,8 +232,17 @@ pub fn final_table(s: &MatchSummary, sprt: Option<Sprt>) -> String {
             ));
         }
     }
-    let mut terms: Vec<_> = s.terminations.iter().collect();
-    terms.sort();
-    out.push_str(&format!("Games: {}; terminations: {:?}", s.games, terms));
+    out.push_str(&format!("Games: {}; terminations: {}", s.games, counts_in_words(&s.terminations)));
+    if !s.forfeits.is_empty() {
+        out.push_str(&format!("; games lost by forfeit: {}", counts_in_words(&s.forfeits)));
+    }
     out
+}
+
+/// `12 normal, 3 time forfeit`: counts, largest first.
+fn counts_in_words<K: AsRef<str>>(counts: &HashMap<K, u32>) -> String {
+    let mut v: Vec<(&str, u32)> = counts.iter().map(|(k, &n)| (k.as_ref(), n)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let words: Vec<String> = v.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    if words.is_empty() { "none".into() } else { words.join(", ") }
 }

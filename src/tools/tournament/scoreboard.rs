@@ -2,7 +2,7 @@
 //! half-points per pairing (wins, draws, losses, and the pentanomial counts
 //! of completed opening pairs), with the progress line and the SPRT verdict.
 
-use super::game::GameRecord;
+use super::game::{GameRecord, Termination};
 use super::stats::{Sprt, SprtVerdict, Tally};
 use super::{Job, MatchSummary};
 use std::collections::HashMap;
@@ -10,8 +10,9 @@ use std::collections::HashMap;
 pub(super) struct Scoreboard {
     pub summary: MatchSummary,
     /// Half-points (0, 1 or 2) of the first game of each unfinished pair,
-    /// from the pairing's first engine's point of view.
-    first_of_pair: HashMap<usize, u8>,
+    /// from the pairing's first engine's point of view; `None` when that
+    /// game was forfeited by a crash (the pair then never reaches the SPRT).
+    first_of_pair: HashMap<usize, Option<u8>>,
     total: u32,
 }
 
@@ -43,6 +44,9 @@ impl Scoreboard {
         s.names[job.black] = black_name.clone();
         s.games += 1;
         *s.terminations.entry(record.termination.pgn()).or_default() += 1;
+        // A crash or disconnect loses the game, but says nothing of playing
+        // strength: its pair of games is left out of the SPRT.
+        let void = record.termination == Termination::Disconnect;
         let (a, b, tally) = &mut s.pairings[job.pairing];
         let (a, b) = (*a, *b);
         let half_points: u8 = match record.winner {
@@ -55,15 +59,20 @@ impl Scoreboard {
             1 => tally.draws += 1,
             _ => tally.losses += 1,
         }
-        if let Some(first) = self.first_of_pair.remove(&job.pair_id) {
-            tally.pairs[(first + half_points) as usize] += 1;
-        } else {
-            self.first_of_pair.insert(job.pair_id, half_points);
+        let this = (!void).then_some(half_points);
+        match self.first_of_pair.remove(&job.pair_id) {
+            Some(first) => {
+                if let (Some(first), Some(this)) = (first, this) {
+                    tally.pairs[(first + this) as usize] += 1;
+                }
+            }
+            None => {
+                self.first_of_pair.insert(job.pair_id, this);
+            }
         }
         let tally = &s.pairings[job.pairing].2;
-        let (elo, err) = tally.elo();
         let mut line = format!(
-            "Game {} of {}: {} vs {}: {} ({}). Score of {} vs {}: {} - {} - {} [{:.3}] Elo {:+.1} +/- {:.1}, LOS {:.1}%",
+            "Game {} of {}: {} vs {}: {} ({}). Score of {} vs {}: {} - {} - {} [{:.3}] Elo {}, LOS {:.1}%",
             s.games,
             self.total,
             white_name,
@@ -76,8 +85,7 @@ impl Scoreboard {
             tally.losses,
             tally.draws,
             tally.score(),
-            elo,
-            err,
+            tally.elo_text(),
             tally.los() * 100.0
         );
         let mut verdict = SprtVerdict::Continue;

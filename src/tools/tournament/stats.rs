@@ -68,6 +68,20 @@ impl Tally {
         (elo, (hi - lo) / 2.0)
     }
 
+    /// The Elo difference as text: `+35.7 +/- 53.4`, or a bound when one
+    /// engine scored every point (no estimate then: the one-sided 95%
+    /// bound of the exact binomial, `> +449` after 41 wins out of 41).
+    pub fn elo_text(&self) -> String {
+        let n = self.games();
+        let perfect = |points: u32| n > 0 && points == n;
+        if perfect(self.wins) || perfect(self.losses) {
+            let bound = elo_from_score(0.05f64.powf(1.0 / n as f64));
+            return if perfect(self.wins) { format!("> {bound:+.0}") } else { format!("< {:+.0}", -bound) };
+        }
+        let (elo, err) = self.elo();
+        format!("{elo:+.1} +/- {err:.1}")
+    }
+
     /// Likelihood of superiority: P(first engine is stronger), from wins and losses.
     pub fn los(&self) -> f64 {
         let (w, l) = (self.wins as f64, self.losses as f64);
