@@ -14,6 +14,7 @@ use crate::with_variant;
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 /// Why a `position` command was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,7 +244,7 @@ impl Engine {
             let best = self.legal_moves().first().copied();
             return done(&SearchResult { best, ponder: None, score: 0, depth: 0, nodes: 0 });
         }
-        let control = Arc::new(Control::new(limits.ponder));
+        let control = Arc::new(Control::since(limits.ponder, limits.received.unwrap_or_else(Instant::now)));
         let mut opts = self.options.clone();
         opts.evaluation = self.evaluation();
         let search = Search {

@@ -35,6 +35,9 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// When the `go` arrived: the clock runs from then, not from when the
+    /// engine got round to it (`None`: from the start of the search).
+    pub received: Option<std::time::Instant>,
 }
 
 /// Time-related `go` parameters, in milliseconds. Negative clock values

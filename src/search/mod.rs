@@ -132,7 +132,12 @@ impl Default for Control {
 impl Control {
     /// A fresh control for a search starting now.
     pub fn new(ponder: bool) -> Control {
-        let c = Control::default();
+        Control::since(ponder, Instant::now())
+    }
+    /// A fresh control whose clock started at `epoch` (when the `go`
+    /// arrived).
+    pub fn since(ponder: bool, epoch: Instant) -> Control {
+        let c = Control { epoch, ..Control::default() };
         c.ponder.store(ponder, Ordering::SeqCst);
         c
     }

@@ -24,8 +24,8 @@ use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Engine name and version as `uci` reports it.
 pub const ENGINE_NAME: &str = concat!("Fission ", env!("CARGO_PKG_VERSION"));
@@ -174,8 +174,19 @@ impl Uci {
 
     /// Handles one input line. Returns `false` when the session should end.
     pub fn handle_line(&mut self, line: &str) -> bool {
+        self.handle_line_received(line, None)
+    }
+
+    /// As [`Uci::handle_line`], for a line that arrived at `received`: a
+    /// `go`'s clock runs from then (the engine may have been busy, or
+    /// without CPU, when the line came).
+    pub fn handle_line_received(&mut self, line: &str, received: Option<Instant>) -> bool {
         self.run_deferred();
-        match command::parse(line) {
+        let mut parsed = command::parse(line);
+        if let Ok(Command::Go(go)) = &mut parsed {
+            go.limits.received = received;
+        }
+        match parsed {
             Ok(Command::Quit) => {
                 self.engine.stop();
                 return false;
@@ -414,6 +425,9 @@ fn run_with(input: impl BufRead + Send + 'static, out: Output, greedy: bool, yie
     let mut uci = Uci::new(out);
     uci.engine.options.greedy = greedy;
     uci.engine.options.yield_to_input = yield_to_input;
+    // When each line not yet taken by this loop was read, oldest first.
+    let arrivals: Arc<Mutex<VecDeque<Instant>>> = Arc::default();
+    let arrived = Arc::clone(&arrivals);
     // Lines read and not yet taken by this loop. (A line being handled counts
     // as taken: if it is a `go`, a `stop` behind it stops either the search
     // it starts or, harmlessly, the one before, and then the loop's own
@@ -425,6 +439,7 @@ fn run_with(input: impl BufRead + Send + 'static, out: Output, greedy: bool, yie
         if line.trim() == "stop" && counted.load(Ordering::SeqCst) == 0 {
             stopper.stop();
         }
+        arrived.lock().unwrap_or_else(PoisonError::into_inner).push_back(Instant::now());
         counted.fetch_add(1, Ordering::SeqCst);
     };
     let Ok(lines) = spawn_line_reader_with(input, "uci-input", on_line) else {
@@ -447,7 +462,8 @@ fn run_with(input: impl BufRead + Send + 'static, out: Output, greedy: bool, yie
         match next {
             Some(line) => {
                 unhandled.fetch_sub(1, Ordering::SeqCst);
-                if !uci.handle_line(&line) {
+                let received = arrivals.lock().unwrap_or_else(PoisonError::into_inner).pop_front();
+                if !uci.handle_line_received(&line, received) {
                     return;
                 }
             }
@@ -493,4 +509,45 @@ pub fn spawn_line_reader_with(
         }
     })?;
     Ok(rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An output that collects lines for the test to read.
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Lines {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn bestmove_after(received: Option<Instant>) -> Duration {
+        let lines = Lines::default();
+        let mut uci = Uci::new(Output::new(Box::new(lines.clone())));
+        let start = Instant::now();
+        uci.handle_line_received("go movetime 3000", received);
+        while !String::from_utf8_lossy(&lines.0.lock().unwrap()).contains("bestmove") {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        start.elapsed()
+    }
+
+    #[test]
+    fn the_clock_runs_from_when_go_arrived() {
+        // A go that arrived 10 s before the engine took it has no time
+        // left of its 3 s and answers at its first look at the clock; one
+        // taken at once uses its 3 s (a lower bound: load cannot shorten it).
+        let late = bestmove_after(Instant::now().checked_sub(Duration::from_secs(10)));
+        let on_time = bestmove_after(None);
+        assert!(on_time >= Duration::from_millis(2900), "{on_time:?}");
+        assert!(late * 2 < on_time, "late {late:?}, on time {on_time:?}");
+    }
 }
