@@ -97,3 +97,29 @@ fn bulk_count_matches_move_list() {
     check::<Atomic>("atomic.perft");
     check::<Push>("push.perft");
 }
+
+#[test]
+fn perft_command_limits_depth_and_reports_progress() {
+    let fission = env!("CARGO_BIN_EXE_fission");
+    let run = |args: &[&str]| std::process::Command::new(fission).args(args).output().unwrap();
+    for depth in ["0", "65", "300"] {
+        let out = run(&["perft", "--variant", "chess", "--depth", depth]);
+        assert_eq!(out.status.code(), Some(2), "depth {depth}: a usage error");
+    }
+    let out = run(&["perft", "--variant", "chess", "--depth", "3", "--fen", "not a fen"]);
+    assert_eq!(out.status.code(), Some(2), "a bad FEN is a usage error");
+    let out = run(&["perft", "--variant", "chess", "--depth", "3"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 8902"));
+    // A long count says how far it is on stderr (dynamo depth 4 takes minutes).
+    let mut child = std::process::Command::new(fission)
+        .args(["perft", "--variant", "dynamo", "--depth", "4", "--progress", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut line).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("perft depth 4: ") && line.contains("of 174 root moves counted"), "{line}");
+}

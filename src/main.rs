@@ -13,6 +13,7 @@ use fission::uci::{self, Output};
 use fission::{Board, Variant, VariantKind, with_variant};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("FISSION_GIT_COMMIT"), ")");
@@ -42,8 +43,8 @@ enum Command {
         /// Variant: chess, atomic, dynamo or push.
         #[arg(long, value_name = "NAME", value_parser = variant_arg)]
         variant: VariantKind,
-        /// Plies to count.
-        #[arg(long, value_name = "N")]
+        /// Plies to count (1 to 64, as for every subcommand).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
         /// Position (default: the variant's start position).
         #[arg(long)]
@@ -54,6 +55,9 @@ enum Command {
         /// Threads (the root moves are split among them).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
+        /// Seconds between two progress lines on stderr (0: none).
+        #[arg(long, value_name = "SECS", default_value_t = 5)]
+        progress: u64,
     },
     /// Search the bench positions to a fixed depth and print the node count
     /// (the signature of the search's behaviour) and the speed.
@@ -145,19 +149,57 @@ fn note(s: &str) {
     eprintln!("{s}");
 }
 
-fn run_perft<V: Variant>(fen: Option<&str>, depth: u32, divide: bool, threads: usize) -> Result<(), String> {
-    let b: Board = V::from_fen(fen.unwrap_or(V::start_fen())).map_err(|e| format!("invalid FEN: {e}"))?;
+/// Perft of `fen` (or the start); every `progress`, a line on stderr says
+/// how far the count is.
+fn run_perft<V: Variant>(
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+    threads: usize,
+    progress: Option<Duration>,
+) -> Result<(), String> {
+    let b: Board =
+        V::from_fen(fen.unwrap_or(V::start_fen())).unwrap_or_else(|e| usage_error(&format!("invalid FEN: {e}")));
     let start = Instant::now();
-    let nodes = if divide {
-        let counts = perft::divide::<V>(&b, depth, threads);
+    // Root moves counted, their nodes, and whether the count is over.
+    let (done, nodes_so_far, over) = (AtomicUsize::new(0), AtomicU64::new(0), AtomicBool::new(false));
+    let root_moves = {
+        let mut list = fission::MoveList::new();
+        V::legal_moves(&b, &mut list);
+        list.len()
+    };
+    let counts = std::thread::scope(|s| {
+        s.spawn(|| {
+            let Some(every) = progress else { return };
+            let mut next = start + every;
+            while !over.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+                if Instant::now() >= next {
+                    next += every;
+                    note(&format!(
+                        "perft depth {depth}: {} of {} root moves counted, {} nodes so far, {:.0} s",
+                        done.load(Ordering::SeqCst),
+                        root_moves,
+                        nodes_so_far.load(Ordering::SeqCst),
+                        start.elapsed().as_secs_f64()
+                    ));
+                }
+            }
+        });
+        let counts = perft::divide_each::<V>(&b, depth, threads, &|_, n, _| {
+            nodes_so_far.fetch_add(n, Ordering::SeqCst);
+            done.fetch_add(1, Ordering::SeqCst);
+        });
+        over.store(true, Ordering::SeqCst);
+        counts
+    });
+    let nodes: u64 = counts.iter().map(|(_, n)| n).sum();
+    if divide {
         for (m, n) in &counts {
             say(&format!("{}: {n}", move_to_uci(*m)));
         }
         say("");
-        counts.iter().map(|(_, n)| n).sum()
-    } else {
-        perft::perft_threads::<V>(&b, depth, threads)
-    };
+    }
     let secs = start.elapsed().as_secs_f64();
     say(&format!("Nodes searched: {nodes}"));
     say(&format!("Time: {secs:.3} s"));
@@ -186,8 +228,9 @@ fn main() -> ExitCode {
             uci::run_stdin(Output::stdout(), cli.greedy);
             Ok(())
         }
-        Some(Command::Perft { variant, depth, fen, divide, threads }) => {
-            with_variant!(variant, V => run_perft::<V>(fen.as_deref(), depth, divide, threads as usize))
+        Some(Command::Perft { variant, depth, fen, divide, threads, progress }) => {
+            let every = (progress > 0).then(|| Duration::from_secs(progress));
+            with_variant!(variant, V => run_perft::<V>(fen.as_deref(), depth, divide, threads as usize, every))
         }
         Some(Command::Bench { depth }) => {
             run_bench(depth);
