@@ -110,6 +110,17 @@ impl Histories {
         self.correction.iter_mut().for_each(|t| t.fill(0));
     }
 
+    /// Between two searches of one game: the move-ordering tables keep half
+    /// their weight (what the last search learnt still orders the next, but
+    /// fades faster than it would by gravity alone); countermoves and the
+    /// correction history stay as they are.
+    pub fn age(&mut self) {
+        let halve = |h: &mut i16| *h /= 2;
+        self.main.iter_mut().flatten().for_each(halve);
+        self.continuation.iter_mut().flatten().for_each(halve);
+        self.capture.iter_mut().flatten().for_each(halve);
+    }
+
     /// Ordering score of a quiet move: main history plus the continuation
     /// histories of the moves one and two plies before (`prev`).
     #[inline]

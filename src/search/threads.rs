@@ -4,6 +4,9 @@
 //! threads sleep on a condition variable, as in Stockfish's and
 //! Viridithas' pools, so a `go` starts no thread and allocates no table.
 //!
+//! A thread's histories carry over from one search to the next, aged
+//! (`ThreadData::next_search`), until [`ThreadPool::clear`] (`ucinewgame`).
+//!
 //! Thread 0 is the main search thread. It hands the helpers their part,
 //! searches, stops them when it stops, waits until every helper is idle,
 //! picks the move ([`vote`]), waits for the GUI where the protocol says so
@@ -340,13 +343,13 @@ fn main_task<V: Evaluate>(
         for (i, helper) in helpers.iter().enumerate() {
             let (shared, results) = (Arc::clone(&shared), Arc::clone(&results));
             helper.post(Box::new(move |mut data| {
-                data.clear();
+                data.next_search();
                 let (r, data) = Worker::<V>::new(i + 1, &shared, data).run(&Silent);
                 lock(&results)[i] = Some(r);
                 data
             }));
         }
-        data.clear();
+        data.next_search();
         let (main, data) = Worker::<V>::new(0, &shared, data).run(&*reporter);
         // The main thread decides when to stop: tell the helpers.
         shared.control.finish();
@@ -445,14 +448,16 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_pool_searches_as_a_fresh_one() {
+    fn histories_carry_over_between_searches_until_cleared() {
         let limits = Limits { depth: Some(6), ..Limits::default() };
-        let fresh = |_| search_on(&ThreadPool::new(1), &limits, &Arc::new(Control::new(false))).nodes;
+        let once = |pool: &ThreadPool| search_on(pool, &limits, &Arc::new(Control::new(false))).nodes;
+        let fresh = once(&ThreadPool::new(1));
         let pool = ThreadPool::new(1);
-        let kept: Vec<u64> = (0..3).map(|_| search_on(&pool, &limits, &Arc::new(Control::new(false))).nodes).collect();
-        assert_eq!(kept, (0..3).map(fresh).collect::<Vec<_>>());
+        assert_eq!(once(&pool), fresh, "a new pool searches as a fresh one");
+        // Each search has a new hash table: only the histories differ.
+        assert_ne!(once(&pool), fresh, "the second search orders moves by what the first learnt");
         pool.clear();
-        assert_eq!(search_on(&pool, &limits, &Arc::new(Control::new(false))).nodes, kept[0]);
+        assert_eq!(once(&pool), fresh, "a cleared pool searches as a fresh one");
     }
 
     #[test]

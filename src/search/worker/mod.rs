@@ -86,6 +86,16 @@ impl ThreadData {
         data
     }
 
+    /// Before a search in the same game: the histories are aged (see
+    /// [`Histories::age`]), killers and the stack start empty.
+    pub fn next_search(&mut self) {
+        if self.used {
+            self.killers.fill([Move::NONE; 2]);
+            self.histories.age();
+            self.stack.fill(Frame::default());
+        }
+    }
+
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
         if self.used {
