@@ -94,6 +94,18 @@ fn the_same_seed_gives_the_same_games_and_shards_concatenate() {
     let mut both = x.clone();
     both.extend_from_slice(&y);
     assert_eq!(read_records(&both).unwrap().len(), 160);
+    // The same command again onto a file that holds data adds new games,
+    // not a copy, and says so.
+    let o = Command::new(FISSION)
+        .args(["datagen", "--variant", "atomic", "--out", &a, "--positions", "80", "--nodes", "300"])
+        .args(["--threads", "1", "--seed", "9", "--hash", "2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already holds 80 positions"));
+    let again = std::fs::read(&a).unwrap();
+    assert_eq!(again.len(), 2 * x.len());
+    assert_ne!(&again[x.len()..], &x[..], "a repeated run appended a copy of the first");
 }
 
 #[test]

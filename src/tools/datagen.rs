@@ -82,6 +82,12 @@ struct Shared {
     stop: AtomicBool,
 }
 
+/// The seed of a run given `seed` onto a file holding `held` records: the
+/// seed itself onto an empty file.
+pub fn run_seed(seed: u64, held: u64) -> u64 {
+    if held == 0 { seed } else { seed ^ SplitMix::new(held).next_u64() }
+}
+
 /// Opens `path` for appending, first cutting off a partial last record.
 fn open_output(path: &PathBuf) -> Result<File, String> {
     let mut f = OpenOptions::new()
@@ -110,8 +116,22 @@ pub fn run(cfg: &DatagenConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<Data
     {
         return Err(format!("the network is one for {}, not {}", net.variant(), cfg.variant));
     }
+    let file = open_output(&cfg.out)?;
+    let held = file.metadata().map_err(|e| e.to_string())?.len() / RECORD_BYTES as u64;
+    // A second run onto the same file with the same seed would append a
+    // copy of the first run's games: the seed is mixed with what the file
+    // holds, so that each run adds new games, and a list of runs replayed
+    // onto an empty file in the same order gives the same file.
+    let cfg = &DatagenConfig { seed: run_seed(cfg.seed, held), ..cfg.clone() };
+    if held > 0 {
+        progress(&format!(
+            "{} already holds {held} positions: games seeded {} (--seed mixed with that count), not a copy of earlier runs",
+            cfg.out.display(),
+            cfg.seed
+        ));
+    }
     let shared = Shared {
-        file: Mutex::new(open_output(&cfg.out)?),
+        file: Mutex::new(file),
         written: AtomicU64::new(0),
         games: AtomicU64::new(0),
         results: [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)],
