@@ -17,6 +17,9 @@
 //! * [`tools`]: the match runner, training-data generation, perft-diff and
 //!   the UCI client they use.
 
+/// The version and the commit it was built from, as `--version` prints it.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("FISSION_GIT_COMMIT"), ")");
+
 pub mod attacks;
 pub mod board;
 pub mod engine;

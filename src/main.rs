@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("FISSION_GIT_COMMIT"), ")");
+use fission::VERSION;
 
 /// Fission: a UCI engine for atomic, dynamo, push and standard chess.
 ///

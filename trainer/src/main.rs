@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 /// Train Fission's NNUE evaluation on the CPU.
 #[derive(Parser)]
-#[command(name = "fission-trainer", version, about)]
+#[command(name = "fission-trainer", version = fission::VERSION, about)]
 struct Args {
     /// Data files written by `fission datagen` (read whole into memory).
     #[arg(long, required = true, num_args = 1..)]
@@ -23,30 +23,34 @@ struct Args {
     /// Variant whose records are used (others are skipped); the net is for it.
     #[arg(long, default_value = "atomic", value_parser = |s: &str| s.parse::<VariantKind>())]
     variant: VariantKind,
-    #[arg(long, default_value_t = 12)]
-    epochs: usize,
-    /// Positions per optimiser step.
-    #[arg(long, default_value_t = 16_384)]
-    batch: usize,
-    /// Adam's learning rate at the start.
-    #[arg(long, default_value_t = 0.001)]
+    /// Passes over the training positions (at least 1).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    epochs: u64,
+    /// Positions per optimiser step (at least 1).
+    #[arg(long, default_value_t = 16_384, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    batch: u64,
+    /// Adam's learning rate at the start (above 0).
+    #[arg(long, default_value_t = 0.001, value_parser = positive)]
     lr: f32,
     /// The learning rate is multiplied by --lr-gamma every --lr-step epochs.
-    #[arg(long, default_value_t = 8)]
-    lr_step: usize,
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+    lr_step: u64,
+    /// Factor of each learning-rate step (above 0, at most 1).
+    #[arg(long, default_value_t = 0.1, value_parser = gamma)]
     lr_gamma: f32,
-    /// Weight of the game result in the target (the rest: the search score).
-    #[arg(long, default_value_t = 0.3)]
+    /// Weight of the game result in the target (the rest: the search score), 0 to 1.
+    #[arg(long, default_value_t = 0.3, value_parser = share)]
     wdl: f32,
-    /// Share of the games held out for the validation loss.
-    #[arg(long, default_value_t = 0.02)]
+    /// Share of the games held out for the validation loss (above 0, below 1).
+    #[arg(long, default_value_t = 0.02, value_parser = held_out)]
     validation: f64,
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
+    /// Training threads (1 to 1024).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
     /// Do not train on left-right mirror images of the positions.
     #[arg(long)]
     no_mirror: bool,
+    /// Seed of the random weights, the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Write a float checkpoint and the quantised net after every epoch here.
@@ -61,7 +65,63 @@ struct Args {
     init_net: Option<PathBuf>,
 }
 
+fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.parse().map_err(|_| format!("'{s}' is not a number"))
+}
+
+fn positive(s: &str) -> Result<f32, String> {
+    let x: f32 = number(s)?;
+    if x > 0.0 && x.is_finite() { Ok(x) } else { Err("must be above 0".into()) }
+}
+
+fn gamma(s: &str) -> Result<f32, String> {
+    let x: f32 = number(s)?;
+    if x > 0.0 && x <= 1.0 { Ok(x) } else { Err("must be above 0 and at most 1".into()) }
+}
+
+fn share(s: &str) -> Result<f32, String> {
+    let x: f32 = number(s)?;
+    if (0.0..=1.0).contains(&x) { Ok(x) } else { Err("must be from 0 to 1".into()) }
+}
+
+fn held_out(s: &str) -> Result<f64, String> {
+    let x: f64 = number(s)?;
+    if x > 0.0 && x < 1.0 { Ok(x) } else { Err("must be above 0 and below 1".into()) }
+}
+
+/// Fails unless `path` can be written, leaving no file behind that was not
+/// there before (so a bad --out is reported before hours of training).
+fn check_writable(path: &std::path::Path) -> Result<(), String> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// Argument errors found before any work: clap's format, exit code 2.
+fn usage_error(msg: &str) -> ! {
+    use clap::CommandFactory;
+    Args::command().error(clap::error::ErrorKind::ValueValidation, msg).exit()
+}
+
 fn run(args: Args) -> Result<(), String> {
+    if let Err(e) = check_writable(&args.out) {
+        usage_error(&e);
+    }
+    if let Some(dir) = args.checkpoints.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        usage_error(&format!("--checkpoints {} is not a directory", dir.display()));
+    }
+    for path in args.data.iter().chain(&args.resume).chain(&args.init_net) {
+        if !path.is_file() {
+            usage_error(&format!("{} is not a file", path.display()));
+        }
+    }
     let mut records = Vec::new();
     for path in &args.data {
         let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -75,9 +135,20 @@ fn run(args: Args) -> Result<(), String> {
     }
     let (mut train_set, validation) = split(records, args.validation, args.seed);
     eprintln!("training on {} positions, validating on {}", train_set.len(), validation.len());
+    if validation.is_empty() || train_set.is_empty() {
+        return Err(format!(
+            "{} training and {} validation positions: too few games to hold some out (more data, or a larger --validation)",
+            train_set.len(),
+            validation.len()
+        ));
+    }
     let read = |p: &PathBuf| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
     let mut model = match (&args.resume, &args.init_net) {
-        (Some(p), _) => Model::from_checkpoint(&read(p)?)?,
+        (Some(p), _) => Model::from_checkpoint(&read(p)?).map_err(|e| {
+            let hint =
+                if Evaluation::load_net(p).is_ok() { "; it is a net file: start from it with --init-net" } else { "" };
+            format!("{}: {e}{hint}", p.display())
+        })?,
         (None, Some(p)) => {
             let net = Evaluation::load_net(p)?;
             if net.variant() != args.variant {
@@ -88,13 +159,13 @@ fn run(args: Args) -> Result<(), String> {
         (None, None) => Model::random(args.seed),
     };
     let cfg = TrainConfig {
-        epochs: args.epochs,
-        batch: args.batch,
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
         lr: args.lr,
-        lr_step: args.lr_step,
+        lr_step: args.lr_step as usize,
         lr_gamma: args.lr_gamma,
         wdl: args.wdl,
-        threads: args.threads,
+        threads: args.threads as usize,
         seed: args.seed,
         mirror: !args.no_mirror,
     };
