@@ -108,6 +108,12 @@ fn perft_command_limits_depth_and_reports_progress() {
     }
     let out = run(&["perft", "--variant", "chess", "--depth", "3", "--fen", "not a fen"]);
     assert_eq!(out.status.code(), Some(2), "a bad FEN is a usage error");
+    let out = run(&["--greedy", "perft", "--variant", "chess", "--depth", "3"]);
+    assert_eq!(out.status.code(), Some(2), "--greedy is not silently ignored");
+    // A usage error found after parsing shows the subcommand's usage.
+    let out = run(&["match", "--engine", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: fission match"));
     let out = run(&["perft", "--variant", "chess", "--depth", "3"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 8902"));
     // A long count says how far it is on stderr (dynamo depth 4 takes minutes).

@@ -215,14 +215,34 @@ fn run_bench(depth: Option<u32>) {
     say(&format!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1)));
 }
 
-/// A usage error found after parsing: clap's format and exit code 2.
+/// The subcommand given, for usage errors found after parsing.
+static SUBCOMMAND: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// A usage error found after parsing: clap's format (with the usage of the
+/// subcommand it concerns) and exit code 2.
 fn usage_error(msg: &str) -> ! {
-    Cli::command().error(clap::error::ErrorKind::ValueValidation, msg).exit()
+    let mut cli = Cli::command();
+    cli.build();
+    let sub = SUBCOMMAND.get().and_then(|name| cli.find_subcommand(name)).cloned();
+    let mut cmd = match sub {
+        Some(sub) => {
+            let name = format!("fission {}", sub.get_name());
+            sub.bin_name(name)
+        }
+        None => cli,
+    };
+    cmd.error(clap::error::ErrorKind::ValueValidation, msg).exit()
 }
 
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
+    if let Some(name) = matches.subcommand_name() {
+        let _ = SUBCOMMAND.set(name.to_string());
+    }
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if cli.greedy && cli.command.is_some() {
+        usage_error("--greedy is a mode of the UCI engine: it takes no subcommand");
+    }
     let result = match cli.command {
         None => {
             uci::run_stdin(Output::stdout(), cli.greedy);
