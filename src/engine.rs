@@ -330,7 +330,24 @@ impl Engine {
     /// `Use NNUE`.
     pub fn set_use_nnue(&mut self, on: bool) {
         self.wait();
+        let before = self.evaluation();
         self.use_nnue = on;
+        self.evaluation_changed(&before);
+    }
+
+    /// The hash table's stored evaluations and the correction histories
+    /// belong to the evaluation that made them: when another one takes
+    /// over, both are cleared.
+    fn evaluation_changed(&mut self, before: &Evaluation) {
+        let same = match (before, &self.evaluation()) {
+            (Evaluation::Classical, Evaluation::Classical) => true,
+            (Evaluation::Nnue(a), Evaluation::Nnue(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if !same {
+            self.clear_hash();
+            self.pool.clear();
+        }
     }
 
     /// `EvalFile`: loads a net file (`<default>` or an empty value: back to
@@ -340,13 +357,17 @@ impl Engine {
         let path = path.trim();
         if path.is_empty() || path == nnue::DEFAULT_EVAL_FILE {
             self.wait();
+            let before = self.evaluation();
             self.eval_file = None;
+            self.evaluation_changed(&before);
             return Ok("the embedded networks".to_string());
         }
         let net = Evaluation::load_net(Path::new(path))?;
         let what = format!("{path} ({})", Evaluation::Nnue(Arc::clone(&net)).describe());
         self.wait();
+        let before = self.evaluation();
         self.eval_file = Some((path.to_string(), net));
+        self.evaluation_changed(&before);
         Ok(what)
     }
 
@@ -363,5 +384,35 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Silent;
+
+    fn search(e: &mut Engine) {
+        e.go(Limits { depth: Some(12), ..Limits::default() }, Arc::new(Silent), Box::new(|_| {}));
+        e.wait();
+    }
+
+    #[test]
+    fn another_evaluation_starts_from_an_empty_hash_table() {
+        let mut e = Engine::new();
+        e.set_variant(VariantKind::Atomic);
+        e.set_hash(1).unwrap();
+        search(&mut e);
+        assert!(e.tt.hashfull() > 0);
+        e.set_use_nnue(true);
+        assert!(e.tt.hashfull() > 0, "the same evaluation keeps the table");
+        e.set_use_nnue(false);
+        assert_eq!(e.tt.hashfull(), 0, "net to classical clears it");
+        search(&mut e);
+        assert!(e.tt.hashfull() > 0);
+        e.set_eval_file("<default>").unwrap();
+        assert!(e.tt.hashfull() > 0, "with Use NNUE off the evaluation is still classical");
+        e.set_use_nnue(true);
+        assert_eq!(e.tt.hashfull(), 0, "classical to net clears it");
     }
 }
