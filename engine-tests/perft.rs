@@ -116,6 +116,13 @@ fn perft_command_limits_depth_and_reports_progress() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: fission match"));
     let out = run(&["perft", "--variant", "chess", "--depth", "3"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 8902"));
+    // --moves as in perft-diff: 1. e4 leaves 405,385 nodes at depth 4.
+    let out = run(&["perft", "--variant", "chess", "--depth", "4", "--moves", "e2e4"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 405385"));
+    let out = run(&["perft", "--variant", "chess", "--depth", "3", "--moves", "e2e5"]);
+    assert_eq!(out.status.code(), Some(2), "an illegal move is a usage error");
+    let out = run(&["match", "--engine", "x", "--engine", "y", "--openings", "/no/such/file.epd"]);
+    assert_eq!(out.status.code(), Some(2), "a missing openings file is a usage error, as in perft-diff");
     // A long count says how far it is on stderr (dynamo depth 4 takes minutes).
     let mut child = std::process::Command::new(fission)
         .args(["perft", "--variant", "dynamo", "--depth", "4", "--progress", "1"])

@@ -49,6 +49,9 @@ enum Command {
         /// Position (default: the variant's start position).
         #[arg(long)]
         fen: Option<String>,
+        /// Moves played from the position first, in UCI notation, space-separated.
+        #[arg(long, value_name = "\"M1 M2 ...\"")]
+        moves: Option<String>,
         /// Print the count below each root move first (`move: count`).
         #[arg(long)]
         divide: bool,
@@ -83,8 +86,8 @@ enum Command {
         /// Nodes searched for each move.
         #[arg(long, value_name = "N", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
         nodes: u64,
-        /// Games played at once.
-        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        /// Games played at once (`--concurrency` as in `match` works too).
+        #[arg(long, visible_alias = "concurrency", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: u32,
         /// Random plies at the start of each game.
         #[arg(long, value_name = "N", default_value_t = 8)]
@@ -149,17 +152,22 @@ fn note(s: &str) {
     eprintln!("{s}");
 }
 
-/// Perft of `fen` (or the start); every `progress`, a line on stderr says
-/// how far the count is.
+/// Perft of `fen` (or the start) after `moves`; every `progress`, a line on
+/// stderr says how far the count is.
 fn run_perft<V: Variant>(
-    fen: Option<&str>,
+    (fen, moves): (Option<&str>, &[&str]),
     depth: u32,
     divide: bool,
     threads: usize,
     progress: Option<Duration>,
 ) -> Result<(), String> {
-    let b: Board =
+    let mut b: Board =
         V::from_fen(fen.unwrap_or(V::start_fen())).unwrap_or_else(|e| usage_error(&format!("invalid FEN: {e}")));
+    for text in moves {
+        let m = fission::notation::parse_move::<V>(&b, text)
+            .unwrap_or_else(|| usage_error(&format!("--moves: {text} is not a legal move in {}", V::fen(&b))));
+        b = V::play(&b, m);
+    }
     let start = Instant::now();
     // Root moves counted, their nodes, and whether the count is over.
     let (done, nodes_so_far, over) = (AtomicUsize::new(0), AtomicU64::new(0), AtomicBool::new(false));
@@ -248,9 +256,11 @@ fn main() -> ExitCode {
             uci::run_stdin(Output::stdout(), cli.greedy);
             Ok(())
         }
-        Some(Command::Perft { variant, depth, fen, divide, threads, progress }) => {
+        Some(Command::Perft { variant, depth, fen, moves, divide, threads, progress }) => {
             let every = (progress > 0).then(|| Duration::from_secs(progress));
-            with_variant!(variant, V => run_perft::<V>(fen.as_deref(), depth, divide, threads as usize, every))
+            let moves: Vec<&str> = moves.as_deref().map(|m| m.split_whitespace().collect()).unwrap_or_default();
+            let root = (fen.as_deref(), &moves[..]);
+            with_variant!(variant, V => run_perft::<V>(root, depth, divide, threads as usize, every))
         }
         Some(Command::Bench { depth }) => {
             run_bench(depth);
@@ -297,6 +307,9 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => {
             let sub = matches.subcommand_matches("match").expect("the match subcommand was parsed");
             let cfg = MatchConfig::from_args(args, sub).unwrap_or_else(|e| usage_error(&e));
+            if let Some(path) = cfg.openings.as_deref().filter(|p| !std::path::Path::new(p).is_file()) {
+                usage_error(&format!("--openings {path}: no such file"));
+            }
             if let Err(e) = fission::tools::tournament::check_engines(&cfg) {
                 eprintln!("fission match: {e}");
                 return ExitCode::from(2);
