@@ -17,6 +17,23 @@ fn run_match(args: &[&str]) -> (MatchSummary, Vec<String>) {
     (summary, lines.into_inner().unwrap())
 }
 
+/// The command of the broken test engine in `mode` (see broken_engine.py).
+fn broken_engine(mode: &str) -> String {
+    format!("python3 {}/engine-tests/clients/broken_engine.py {mode}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// An atomic match of Fission against the broken engine in `mode`, at
+/// 0.5+0.01, `games` games, with its PGN written to `pgn`, and `extra`
+/// arguments.
+fn against_broken(mode: &str, games: &str, pgn: &str, extra: &[&str]) -> (MatchSummary, Vec<String>) {
+    let broken = broken_engine(mode);
+    let mut args =
+        vec!["--engine", FISSION, "--engine", &broken, "--variant", "atomic", "--games", games, "--tc", "0.5+0.01"];
+    args.extend(["--pgn", pgn]);
+    args.extend(extra);
+    run_match(&args)
+}
+
 fn python_check_pgn(path: &str, games: u32) {
     if !crate::common::python_tests_enabled("chess") {
         return;
@@ -111,27 +128,10 @@ fn engines_with_the_same_name_are_numbered() {
 
 #[test]
 fn broken_engines_lose_with_the_right_reason() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");
     for (mode, termination) in [("illegal", "illegal move"), ("hang", "time forfeit")] {
-        let broken = format!("python3 {script} {mode}");
         let dir = crate::common::TempDir::new("match");
         let pgn = dir.file(&format!("broken-{mode}.pgn"));
-        let (s, _) = run_match(&[
-            "--engine",
-            FISSION,
-            "--engine",
-            &broken,
-            "--variant",
-            "atomic",
-            "--games",
-            "4",
-            "--tc",
-            "0.5+0.01",
-            "--concurrency",
-            "2",
-            "--pgn",
-            &pgn,
-        ]);
+        let (s, _) = against_broken(mode, "4", &pgn, &["--concurrency", "2"]);
         assert_eq!(s.games, 4, "{mode}: the match completes");
         let t = &s.pairings[0].2;
         assert_eq!((t.wins, t.losses, t.draws), (4, 0, 0), "{mode}");
@@ -145,26 +145,10 @@ fn broken_engines_lose_with_the_right_reason() {
 
 #[test]
 fn a_crashing_engine_loses_is_named_stays_out_of_the_sprt_and_stops_the_match() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");
-    let broken = format!("python3 {script} crash");
+    let broken = broken_engine("crash");
     let dir = crate::common::TempDir::new("match");
     let pgn = dir.file("crash.pgn");
-    let (s, lines) = run_match(&[
-        "--engine",
-        FISSION,
-        "--engine",
-        &broken,
-        "--variant",
-        "atomic",
-        "--games",
-        "40",
-        "--tc",
-        "0.5+0.01",
-        "--sprt",
-        "elo0=0,elo1=10",
-        "--pgn",
-        &pgn,
-    ]);
+    let (s, lines) = against_broken("crash", "40", &pgn, &["--sprt", "elo0=0,elo1=10"]);
     let why = s.stopped.as_deref().expect("the match stops");
     assert!(why.contains("Broken-crash") && why.contains("crashed"), "{why}");
     assert!(s.games >= MAX_CRASHES && s.games < 40, "{} games", s.games);
@@ -278,8 +262,7 @@ fn sprt_known_values() {
 
 #[test]
 fn sprt_stops_a_lopsided_match() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/engine-tests/clients/broken_engine.py");
-    let broken = format!("python3 {script} illegal");
+    let broken = broken_engine("illegal");
     let (s, lines) = run_match(&[
         "--engine",
         FISSION,

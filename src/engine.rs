@@ -268,6 +268,12 @@ impl Engine {
             .is_some_and(|r| self.pool.busy() && !r.control.released() && (r.infinite || r.control.pondering()))
     }
 
+    /// Milliseconds on the clock of the search started last.
+    #[cfg(test)]
+    pub(crate) fn clock_ms(&self) -> Option<u64> {
+        self.running.as_ref().map(|r| r.control.clock_ms())
+    }
+
     /// A handle that stops whatever search runs when it is used.
     pub fn stop_handle(&self) -> StopHandle {
         self.current.clone()

@@ -194,7 +194,7 @@ fn run_perft<V: Variant>(
                 }
             }
         });
-        let counts = perft::divide_each::<V>(&b, depth, threads, &|_, n, _| {
+        let counts = perft::divide_each::<V>(&b, depth, threads, &|_, n| {
             nodes_so_far.fetch_add(n, Ordering::SeqCst);
             done.fetch_add(1, Ordering::SeqCst);
         });

@@ -21,23 +21,22 @@ pub fn perft<V: Variant>(b: &Board, depth: u32) -> u64 {
 
 /// Per-root-move counts, in generation order.
 pub fn divide<V: Variant>(b: &Board, depth: u32, threads: usize) -> Vec<(Move, u64)> {
-    divide_each::<V>(b, depth, threads, &|_, _, _| {})
+    divide_each::<V>(b, depth, threads, &|_, _| {})
 }
 
-/// As [`divide`], telling `done` (root move, its count, how many root moves
-/// there are) as each root move is counted, in the order they finish.
+/// As [`divide`], telling `done` (root move, its count) as each root move is
+/// counted, in the order they finish.
 pub fn divide_each<V: Variant>(
     b: &Board,
     depth: u32,
     threads: usize,
-    done: &(dyn Fn(Move, u64, usize) + Sync),
+    done: &(dyn Fn(Move, u64) + Sync),
 ) -> Vec<(Move, u64)> {
     let mut moves = MoveList::new();
     V::legal_moves(b, &mut moves);
-    let total = moves.len();
     let child = |m: &Move| {
         let n = if depth <= 1 { 1 } else { perft::<V>(&V::play(b, *m), depth - 1) };
-        done(*m, n, total);
+        done(*m, n);
         (*m, n)
     };
     if threads <= 1 || depth <= 2 {

@@ -40,7 +40,7 @@ pub struct SearchOptions {
     /// searched.
     pub evaluation: Evaluation,
     /// With more threads than cores, each search thread calls this every
-    /// `INPUT_CHECK_INTERVAL` nodes; it returns at once unless the GUI's
+    /// `CHECK_INTERVAL` nodes; it returns at once unless the GUI's
     /// input is waiting to be read, and then only once the reader has
     /// had the CPU to read it (see `uci::input::step_aside`). `None`: no
     /// such hook.

@@ -77,9 +77,6 @@ pub const CORRECTION_WEIGHT_MAX: i32 = 16;
 
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 32;
-/// Nodes between two looks at the GUI's input when the threads outnumber
-/// the cores (a multiple of `CHECK_INTERVAL`).
-pub const INPUT_CHECK_INTERVAL: u64 = 32;
 
 /// Stack size of search threads.
 pub const THREAD_STACK: usize = 32 * 1024 * 1024;

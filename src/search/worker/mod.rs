@@ -248,9 +248,7 @@ impl<'a, V: Evaluate> Worker<'a, V> {
 
     fn poll(&mut self) {
         let c = &self.shared.control;
-        if let Some(step_aside) = self.shared.yield_to_input
-            && self.nodes.is_multiple_of(INPUT_CHECK_INTERVAL)
-        {
+        if let Some(step_aside) = self.shared.yield_to_input {
             step_aside();
         }
         if c.stopped() {
