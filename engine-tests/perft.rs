@@ -121,7 +121,21 @@ fn perft_command_limits_depth_and_reports_progress() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 405385"));
     let out = run(&["perft", "--variant", "chess", "--depth", "3", "--moves", "e2e5"]);
     assert_eq!(out.status.code(), Some(2), "an illegal move is a usage error");
-    let out = run(&["match", "--engine", "x", "--engine", "y", "--openings", "/no/such/file.epd"]);
+    // Every subcommand that plays a variant asks for it: none defaults to chess.
+    let out = run(&["match", "--engine", "x", "--engine", "y"]);
+    assert_eq!(out.status.code(), Some(2), "match without --variant is a usage error");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--variant"));
+    // bench takes --depth like the others, and a bare depth as frameworks call it.
+    let nodes = |args: &[&str]| {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines().find(|l| l.starts_with("Nodes searched")).map(str::to_string).expect("a node count")
+    };
+    assert_eq!(nodes(&["bench", "--depth", "2"]), nodes(&["bench", "2"]));
+    assert_eq!(run(&["bench", "--depth", "2", "3"]).status.code(), Some(2), "two depths");
+    assert_eq!(run(&["bench", "--depth", "0"]).status.code(), Some(2));
+    let out = run(&["match", "--engine", "x", "--engine", "y", "--variant", "chess", "--openings", "/no/such/file.epd"]);
     assert_eq!(out.status.code(), Some(2), "a missing openings file is a usage error, as in perft-diff");
     // A long count says how far it is on stderr (dynamo depth 4 takes minutes).
     let mut child = std::process::Command::new(fission)

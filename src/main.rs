@@ -66,8 +66,12 @@ enum Command {
     /// (the signature of the search's behaviour) and the speed.
     Bench {
         /// Depth of every search (1 to 64; default: the bench's own depth).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        /// `--depth N` as in the other subcommands; a bare `N` works too,
+        /// as testing frameworks call `bench 13`.
+        #[arg(long = "depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
+        #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "depth", hide = true)]
+        bare_depth: Option<u32>,
     },
     /// Generate NNUE training positions from self-play with a fixed node
     /// budget per move (32-byte records, see the README; files concatenate).
@@ -262,8 +266,8 @@ fn main() -> ExitCode {
             let root = (fen.as_deref(), &moves[..]);
             with_variant!(variant, V => run_perft::<V>(root, depth, divide, threads as usize, every))
         }
-        Some(Command::Bench { depth }) => {
-            run_bench(depth);
+        Some(Command::Bench { depth, bare_depth }) => {
+            run_bench(depth.or(bare_depth));
             Ok(())
         }
         Some(Command::Datagen {

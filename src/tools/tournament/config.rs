@@ -29,7 +29,7 @@ pub struct MatchArgs {
     #[arg(long = "engine", value_name = "CMD", required = true)]
     pub engines: Vec<String>,
     /// Variant to play: chess, atomic, dynamo or push.
-    #[arg(long, value_name = "NAME", default_value = "chess", value_parser = |s: &str| s.parse::<VariantKind>())]
+    #[arg(long, value_name = "NAME", value_parser = |s: &str| s.parse::<VariantKind>())]
     pub variant: VariantKind,
     /// Games per pairing, rounded up to an even number (each opening is
     /// played twice, colours reversed); 1 to 1,000,000.
