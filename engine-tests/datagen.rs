@@ -126,6 +126,16 @@ fn bad_arguments_are_refused() {
     let out = dir.file("x.bin");
     let bad = dir.file("bad.fnn");
     std::fs::write(&bad, b"not a net").unwrap();
+    // A good net, but atomic's: refused for chess.
+    let atomic = dir.file("atomic.fnn");
+    std::fs::write(&atomic, fission::nnue::default_net(fission::VariantKind::Atomic).unwrap().to_bytes()).unwrap();
+    let o = Command::new(FISSION)
+        .args(["datagen", "--variant", "chess", "--out", &out, "--positions", "1", "--eval-file", &atomic])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a network for atomic, not chess"));
+    assert!(!std::path::Path::new(&out).exists(), "nothing written");
     for args in [
         vec!["datagen", "--variant", "atomic", "--out", &out, "--nodes", "0"],
         vec!["datagen", "--variant", "nope", "--out", &out],

@@ -135,7 +135,8 @@ fn perft_command_limits_depth_and_reports_progress() {
     assert_eq!(nodes(&["bench", "--depth", "2"]), nodes(&["bench", "2"]));
     assert_eq!(run(&["bench", "--depth", "2", "3"]).status.code(), Some(2), "two depths");
     assert_eq!(run(&["bench", "--depth", "0"]).status.code(), Some(2));
-    let out = run(&["match", "--engine", "x", "--engine", "y", "--variant", "chess", "--openings", "/no/such/file.epd"]);
+    let out =
+        run(&["match", "--engine", "x", "--engine", "y", "--variant", "chess", "--openings", "/no/such/file.epd"]);
     assert_eq!(out.status.code(), Some(2), "a missing openings file is a usage error, as in perft-diff");
     // A long count says how far it is on stderr (dynamo depth 4 takes minutes).
     let mut child = std::process::Command::new(fission)

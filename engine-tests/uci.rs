@@ -136,6 +136,7 @@ fn variant_switch_resets_position_and_explodes() {
     e.send("d");
     let lines = e.until("Checkers:");
     assert!(lines.iter().any(|l| l == &format!("Fen: {}", Board::STARTPOS)), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "Variant: atomic"), "d names the variant: {lines:?}");
     // 1. Nf3 f6 2. Ne5 a6 3. Nxd7: the knight, the d7 pawn, and the bishop,
     // queen and king next to d7 explode; Black has lost.
     e.send("position startpos moves g1f3 f7f6 f3e5 a7a6 e5d7");
@@ -632,22 +633,38 @@ fn searchmoves_are_read_by_the_move_parser() {
 
 /// A valid atomic network file with random weights in the trained ranges.
 fn random_net_file(dir: &common::TempDir, seed: u64) -> (String, fission::nnue::network::Network) {
+    random_net_file_for(dir, seed, fission::VariantKind::Atomic)
+}
+
+/// A valid network file for `variant` with random weights in the trained ranges.
+fn random_net_file_for(
+    dir: &common::TempDir,
+    seed: u64,
+    variant: fission::VariantKind,
+) -> (String, fission::nnue::network::Network) {
     use fission::nnue::network::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network};
     let mut rng = fission::types::SplitMix::new(seed);
     let mut small = |range: u64| ((rng.next_u64() % (2 * range + 1)) as i64 - range as i64) as i16;
     let fw: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| small(150)).collect();
     let fb: [i16; HIDDEN] = std::array::from_fn(|_| small(200));
     let ow: [i16; 2 * HIDDEN] = std::array::from_fn(|_| small(MAX_OUTPUT_WEIGHT as u64));
-    let net = Network::from_parts(fission::VariantKind::Atomic, fw, fb, ow, 321).unwrap();
-    let path = dir.file("random.fnn");
+    let net = Network::from_parts(variant, fw, fb, ow, 321).unwrap();
+    let path = dir.file(&format!("random-{variant}-{seed}.fnn"));
     std::fs::write(&path, net.to_bytes()).unwrap();
     (path, net)
 }
 
 fn eval_of(e: &mut Engine) -> i32 {
+    eval_and_name(e).0
+}
+
+/// The `eval` command's score and the evaluation it names.
+fn eval_and_name(e: &mut Engine) -> (i32, String) {
     e.send("eval");
-    let line = e.until("Static evaluation:").pop().unwrap();
-    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    let lines = e.until("Static evaluation:");
+    let score = lines.last().unwrap().split_whitespace().nth(2).unwrap().parse().unwrap();
+    let name = lines.iter().rev().find_map(|l| l.strip_prefix("Evaluation: ")).expect("eval names the evaluation");
+    (score, name.to_string())
 }
 
 #[test]
@@ -689,7 +706,7 @@ fn eval_file_and_use_nnue() {
     for file in ["/nonexistent/net.fnn", bad.as_str()] {
         e.send(&format!("setoption name EvalFile value {file}"));
         let msg = e.line();
-        assert!(msg.starts_with("info string EvalFile:") && msg.ends_with("keeping the previous network"), "{msg}");
+        assert!(msg.starts_with("info string EvalFile:") && msg.contains("; keeping "), "{msg}");
         assert_eq!(eval_of(&mut e), expected);
     }
     e.send("go depth 6");
@@ -707,6 +724,80 @@ fn eval_file_and_use_nnue() {
     e.send("setoption name EvalFile value <default>");
     assert!(e.line().contains("embedded"));
     assert_eq!(eval_of(&mut e), embedded_eval);
+    e.send("quit");
+    assert!(e.close_and_wait().success());
+}
+
+/// `EvalFile` is per variant: a net applies only to its own variant, a net
+/// of another variant is refused (the current evaluation stays and the
+/// engine plays on), and each variant keeps its own net across
+/// `UCI_Variant` changes. `eval` names the evaluation in use.
+#[test]
+fn eval_files_are_per_variant_and_named() {
+    use fission::VariantKind;
+    let dir = common::TempDir::new("evalfiles");
+    let (atomic_path, atomic_net) = random_net_file_for(&dir, 5, VariantKind::Atomic);
+    let (chess_path, chess_net) = random_net_file_for(&dir, 6, VariantKind::Chess);
+    let chess_start = Chess::from_fen(Board::STARTPOS).unwrap();
+    let atomic_start = Atomic::from_fen(Atomic::start_fen()).unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+
+    // The names: embedded, classical by choice, classical for want of a net.
+    e.send("setoption name UCI_Variant value atomic");
+    let (_, name) = eval_and_name(&mut e);
+    assert_eq!(name, "atomic.fnn (embedded), atomic network, 768x128");
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(eval_and_name(&mut e).1, "classical (Use NNUE is off)");
+    e.send("setoption name Use NNUE value true");
+
+    // An atomic net while playing atomic; then a chess net is refused.
+    e.send(&format!("setoption name EvalFile value {atomic_path}"));
+    assert_eq!(e.line(), format!("info string EvalFile: using {atomic_path}, atomic network, 768x128"));
+    let atomic_eval = atomic_net.evaluate(&atomic_net.refresh(&atomic_start), atomic_start.turn());
+    assert_eq!(eval_and_name(&mut e), (atomic_eval, format!("{atomic_path}, atomic network, 768x128")));
+    e.send(&format!("setoption name EvalFile value {chess_path}"));
+    let msg = e.line();
+    assert_eq!(
+        msg,
+        format!(
+            "info string EvalFile: {chess_path} is a network for chess, and the variant is atomic \
+             (set UCI_Variant first); keeping {atomic_path}, atomic network, 768x128"
+        )
+    );
+    assert_eq!(eval_of(&mut e), atomic_eval, "the refused net changed nothing");
+    e.send("go depth 4");
+    assert_legal::<Atomic>(None, &[], &e.bestmove().0);
+
+    // Chess: no network of its own yet unless loaded; the atomic net is not used.
+    e.send("setoption name UCI_Variant value chess");
+    let (classical, name) = eval_and_name(&mut e);
+    let chess_default = fission::nnue::default_net(VariantKind::Chess);
+    match &chess_default {
+        Some(_) => assert_eq!(name, "chess.fnn (embedded), chess network, 768x128"),
+        None => assert_eq!(name, "classical (no network for chess)"),
+    }
+    e.send(&format!("setoption name EvalFile value {atomic_path}"));
+    assert!(e.line().contains("is a network for atomic, and the variant is chess"));
+    e.send(&format!("setoption name EvalFile value {chess_path}"));
+    assert_eq!(e.line(), format!("info string EvalFile: using {chess_path}, chess network, 768x128"));
+    let chess_eval = chess_net.evaluate(&chess_net.refresh(&chess_start), chess_start.turn());
+    assert_eq!(eval_of(&mut e), chess_eval);
+    e.send("go depth 4");
+    assert_legal::<Chess>(None, &[], &e.bestmove().0);
+
+    // Each variant kept its own net.
+    e.send("setoption name UCI_Variant value atomic");
+    assert_eq!(eval_and_name(&mut e), (atomic_eval, format!("{atomic_path}, atomic network, 768x128")));
+    e.send("setoption name UCI_Variant value chess");
+    assert_eq!(eval_of(&mut e), chess_eval);
+    // `<default>` resets the current variant only.
+    e.send("setoption name EvalFile value <default>");
+    e.line();
+    assert_eq!(eval_of(&mut e), classical);
+    e.send("setoption name UCI_Variant value atomic");
+    assert_eq!(eval_of(&mut e), atomic_eval);
     e.send("quit");
     assert!(e.close_and_wait().success());
 }
@@ -781,7 +872,7 @@ fn huge_or_endless_net_files_are_refused_at_once() {
     for file in ["/dev/zero", big.as_str()] {
         e.send(&format!("setoption name EvalFile value {file}"));
         let msg = e.line();
-        assert!(msg.starts_with("info string EvalFile:") && msg.ends_with("keeping the previous network"), "{msg}");
+        assert!(msg.starts_with("info string EvalFile:") && msg.contains("; keeping "), "{msg}");
         e.send("isready");
         e.until("readyok");
         assert_eq!(eval_of(&mut e), before, "{file}");

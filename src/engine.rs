@@ -79,8 +79,10 @@ pub struct Engine {
     chess960: bool,
     /// `Use NNUE`.
     use_nnue: bool,
-    /// The net loaded with `EvalFile` (its path and the net).
-    eval_file: Option<(String, Arc<Network>)>,
+    /// The nets loaded with `EvalFile`, one slot per variant (indexed by
+    /// [`VariantKind`]): the path as given and the net. Each variant keeps
+    /// its own across `UCI_Variant` changes.
+    eval_files: [Option<(String, Arc<Network>)>; VariantKind::ALL.len()],
 }
 
 impl Default for Engine {
@@ -109,7 +111,7 @@ impl Engine {
             last_position: None,
             chess960: false,
             use_nnue: true,
-            eval_file: None,
+            eval_files: Default::default(),
         }
     }
 
@@ -330,7 +332,30 @@ impl Engine {
 
     /// The evaluation the next search uses (see [`Evaluation::choose`]).
     pub fn evaluation(&self) -> Evaluation {
-        Evaluation::choose(self.variant, self.use_nnue, self.eval_file.as_ref().map(|(_, net)| net))
+        Evaluation::choose(self.variant, self.use_nnue, self.loaded().map(|(_, net)| net))
+    }
+
+    /// The net loaded with `EvalFile` for the current variant.
+    fn loaded(&self) -> Option<&(String, Arc<Network>)> {
+        self.eval_files[self.variant as usize].as_ref()
+    }
+
+    /// The evaluation the next search uses, in words: the network by file
+    /// name and shape ("atomic.fnn (embedded), atomic network, 768x128"),
+    /// or "classical" and why.
+    pub fn evaluation_name(&self) -> String {
+        let evaluation = self.evaluation();
+        match evaluation.net() {
+            Some(_) => {
+                let file = match self.loaded() {
+                    Some((path, _)) => path.clone(),
+                    None => format!("{} (embedded)", nnue::embedded_file(self.variant).unwrap_or("?")),
+                };
+                format!("{file}, {}", evaluation.describe())
+            }
+            None if !self.use_nnue => "classical (Use NNUE is off)".to_string(),
+            None => format!("classical (no network for {})", self.variant),
+        }
     }
 
     /// `Use NNUE`.
@@ -356,25 +381,31 @@ impl Engine {
         }
     }
 
-    /// `EvalFile`: loads a net file (`<default>` or an empty value: back to
-    /// the embedded nets). On error the previous net stays, and the error
-    /// says why. Returns a description of the net now loaded.
+    /// `EvalFile`: loads a net file for the current variant (`<default>`
+    /// or an empty value: back to its embedded net, or to the classical
+    /// evaluation if it has none). A net made for another variant is
+    /// refused. On error the previous net stays, and the error says why.
+    /// Returns a description of the evaluation now in use.
     pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
         let path = path.trim();
-        if path.is_empty() || path == nnue::DEFAULT_EVAL_FILE {
-            self.wait();
-            let before = self.evaluation();
-            self.eval_file = None;
-            self.evaluation_changed(&before);
-            return Ok("the embedded networks".to_string());
-        }
-        let net = Evaluation::load_net(Path::new(path))?;
-        let what = format!("{path} ({})", Evaluation::Nnue(Arc::clone(&net)).describe());
+        let slot = if path.is_empty() || path == nnue::DEFAULT_EVAL_FILE {
+            None
+        } else {
+            let net = Evaluation::load_net(Path::new(path))?;
+            if net.variant() != self.variant {
+                return Err(format!(
+                    "{path} is a network for {}, and the variant is {} (set UCI_Variant first)",
+                    net.variant(),
+                    self.variant
+                ));
+            }
+            Some((path.to_string(), net))
+        };
         self.wait();
         let before = self.evaluation();
-        self.eval_file = Some((path.to_string(), net));
+        self.eval_files[self.variant as usize] = slot;
         self.evaluation_changed(&before);
-        Ok(what)
+        Ok(self.evaluation_name())
     }
 
     /// Enemy pieces checking the side to move.

@@ -284,9 +284,17 @@ fn main() -> ExitCode {
         }) => {
             let evaluation = match (&eval_file, classical) {
                 (_, true) => Evaluation::Classical,
-                (Some(path), _) => Evaluation::Nnue(
-                    Evaluation::load_net(path).unwrap_or_else(|e| usage_error(&format!("--eval-file {e}"))),
-                ),
+                (Some(path), _) => {
+                    let net = Evaluation::load_net(path).unwrap_or_else(|e| usage_error(&format!("--eval-file {e}")));
+                    if net.variant() != variant {
+                        usage_error(&format!(
+                            "--eval-file {} is a network for {}, not {variant}",
+                            path.display(),
+                            net.variant()
+                        ));
+                    }
+                    Evaluation::Nnue(net)
+                }
                 (None, false) => Evaluation::default_for(variant),
             };
             note(&format!("evaluation: {}", evaluation.describe()));

@@ -25,7 +25,13 @@ pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
 /// The networks embedded in the binary, by variant (see the README, "NNUE",
 /// for how each was made). A variant without one is evaluated classically.
-const EMBEDDED: &[(VariantKind, &[u8])] = &[(VariantKind::Atomic, include_bytes!("../../nets/atomic.fnn"))];
+const EMBEDDED: &[(VariantKind, &str, &[u8])] =
+    &[(VariantKind::Atomic, "atomic.fnn", include_bytes!("../../nets/atomic.fnn"))];
+
+/// The file name (in `nets/`) of the network embedded for `variant`.
+pub fn embedded_file(variant: VariantKind) -> Option<&'static str> {
+    EMBEDDED.iter().find(|(v, _, _)| *v == variant).map(|&(_, name, _)| name)
+}
 
 /// The network embedded for `variant`, if it has one.
 pub fn default_net(variant: VariantKind) -> Option<Arc<Network>> {
@@ -33,7 +39,7 @@ pub fn default_net(variant: VariantKind) -> Option<Arc<Network>> {
     NETS.get_or_init(|| {
         EMBEDDED
             .iter()
-            .filter_map(|&(v, bytes)| {
+            .filter_map(|&(v, _, bytes)| {
                 let net = Network::from_bytes(bytes);
                 debug_assert!(net.is_ok(), "the embedded {v} network is valid");
                 net.ok().filter(|n| n.variant() == v).map(|n| (v, Arc::new(n)))

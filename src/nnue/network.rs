@@ -222,13 +222,27 @@ mod tests {
         Network::from_parts(VariantKind::Atomic, fw, fb, ow, 1234).unwrap()
     }
 
+    /// [`random_net`], made for `variant`.
+    fn random_net_for(variant: VariantKind, seed: u64) -> Network {
+        let (fw, fb, ow, ob) = {
+            let net = random_net(seed);
+            let (fw, fb, ow, ob) = net.parts();
+            (fw.to_vec(), *fb, *ow, ob)
+        };
+        Network::from_parts(variant, fw, fb, ow, ob).unwrap()
+    }
+
     #[test]
     fn file_round_trip_and_bad_files() {
-        let net = random_net(7);
-        let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), FILE_BYTES);
-        let back = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(back.to_bytes(), bytes);
+        for variant in VariantKind::ALL {
+            let net = random_net_for(variant, 7);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), FILE_BYTES);
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back.variant(), variant, "the file names its variant");
+            assert_eq!(back.to_bytes(), bytes);
+        }
+        let bytes = random_net(7).to_bytes();
         assert!(Network::from_bytes(b"hello").is_err());
         assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         let mut wrong = bytes.clone();
@@ -326,10 +340,17 @@ mod tests {
     #[test]
     fn incremental_accumulators_equal_fresh_ones() {
         use crate::variant::{Chess, Dynamo, Push};
-        let net = random_net(5);
-        assert!(incremental_matches_fresh::<Atomic>(&net, 60, 1) > 3000);
-        assert!(incremental_matches_fresh::<Chess>(&net, 10, 2) > 500);
-        assert!(incremental_matches_fresh::<Push>(&net, 10, 3) > 500);
-        assert!(incremental_matches_fresh::<Dynamo>(&net, 3, 4) > 100);
+        let net = |v| random_net_for(v, 5);
+        assert!(incremental_matches_fresh::<Atomic>(&net(VariantKind::Atomic), 60, 1) > 3000);
+        assert!(incremental_matches_fresh::<Chess>(&net(VariantKind::Chess), 10, 2) > 500);
+        assert!(incremental_matches_fresh::<Push>(&net(VariantKind::Push), 10, 3) > 500);
+        assert!(incremental_matches_fresh::<Dynamo>(&net(VariantKind::Dynamo), 3, 4) > 100);
+        // The embedded nets, each in its own variant.
+        for v in VariantKind::ALL {
+            if let Some(n) = crate::nnue::default_net(v) {
+                let games = if v == VariantKind::Dynamo { 2 } else { 5 };
+                assert!(crate::with_variant!(v, V => incremental_matches_fresh::<V>(&n, games, 9)) > 50);
+            }
+        }
     }
 }

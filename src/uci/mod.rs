@@ -253,6 +253,7 @@ impl Uci {
             }
             Command::Display => self.display(),
             Command::Eval => {
+                self.out.line(&format!("Evaluation: {}", self.engine.evaluation_name()));
                 self.out.line(&format!("Static evaluation: {} (side to move)", self.engine.evaluate()));
             }
             Command::Bench(depth) => {
@@ -289,7 +290,7 @@ impl Uci {
             OptionChange::UseNnue(on) => self.engine.set_use_nnue(on),
             OptionChange::EvalFile(path) => match self.engine.set_eval_file(&path) {
                 Ok(what) => self.out.info_string(&format!("EvalFile: using {what}")),
-                Err(e) => self.out.info_string(&format!("EvalFile: {e}; keeping the previous network")),
+                Err(e) => self.out.info_string(&format!("EvalFile: {e}; keeping {}", self.engine.evaluation_name())),
             },
         }
         if self.debug {
@@ -393,6 +394,7 @@ impl Uci {
             self.out.line(l);
         }
         self.out.line("");
+        self.out.line(&format!("Variant: {}", self.engine.variant()));
         self.out.line(&format!("Fen: {}", self.engine.fen()));
         self.out.line(&format!("Key: {:016X}", b.key()));
         let checkers: Bitboard = self.engine.checkers();
