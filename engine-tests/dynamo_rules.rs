@@ -138,3 +138,47 @@ fn knight_pulls_along_its_line() {
         assert!(t.contains(&s.to_string()), "{s}");
     }
 }
+
+/// Quiescence's generator: along random games (and with the undo rule in
+/// force, as every position but the first has a last turn), the noisy turns
+/// are exactly the legal turns with an exit or a promotion in them, plus,
+/// when asked, exactly the legal turns that check.
+#[test]
+fn noisy_turns_are_the_legal_turns_with_exits_promotions_or_checks() {
+    use fission::types::MoveKind;
+    let noisy = |m: fission::types::Move| {
+        m.promotion_role().is_some()
+            || matches!(
+                m.kind(),
+                MoveKind::Exit | MoveKind::DisplacementExit | MoveKind::ExitDisplacement | MoveKind::TwoExits
+            )
+    };
+    let mut rng = fastrand::Rng::with_seed(27);
+    let mut checked = 0;
+    for _ in 0..6 {
+        let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
+        for _ in 0..60 {
+            let mut all = MoveList::new();
+            Dynamo::legal_moves(&b, &mut all);
+            if all.is_empty() {
+                break;
+            }
+            for checks in [false, true] {
+                let mut got = MoveList::new();
+                Dynamo::noisy_moves(&b, checks, &mut got);
+                let mut got: Vec<String> = got.iter().map(|&m| move_to_uci(m)).collect();
+                let mut want: Vec<String> = all
+                    .iter()
+                    .filter(|&&m| noisy(m) || (checks && Dynamo::is_check(&Dynamo::play(&b, m))))
+                    .map(|&m| move_to_uci(m))
+                    .collect();
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "checks {checks} in {}", Dynamo::fen(&b));
+                checked += want.len();
+            }
+            b = Dynamo::play(&b, all[rng.usize(..all.len())]);
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

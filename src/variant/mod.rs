@@ -98,6 +98,19 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
         Self::generate(b, &mut ListSink(moves));
     }
 
+    /// Whether [`Variant::noisy_moves`] generates less than every legal
+    /// move (quiescence then calls it, and cannot tell a position without
+    /// legal moves from one without noisy ones).
+    const NOISY_GENERATION: bool = false;
+
+    /// Appends the legal moves quiescence may search: at least every one
+    /// that takes material off the board or promotes and, with `checks`,
+    /// every one that gives check; the end-of-game rules need not be
+    /// applied. By default every legal move.
+    fn noisy_moves(b: &Board, _checks: bool, moves: &mut MoveList) {
+        Self::legal_moves(b, moves);
+    }
+
     /// Number of legal moves (bulk counting: need not build the list).
     fn count_moves(b: &Board) -> u64 {
         let mut sink = CountSink::default();

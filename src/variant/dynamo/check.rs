@@ -3,69 +3,68 @@
 //! check, and kings on edge squares that never check each other).
 
 use super::geometry::*;
+use crate::attacks;
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Piece, Role, Square};
 
-/// The pieces of `a` that check the king on `k` by one of the patterns.
+/// The squares next to the edge of the board.
+const EDGES: Bitboard = Bitboard(0xff81_8181_8181_81ff);
+
+/// The pieces of `a` that check the king on `k` by one of the patterns
+/// (the same as [`check_sources_reference`], with bitboards: this is the
+/// legality test of every turn generated).
+#[inline]
 pub fn check_sources(b: &Board, k: Square, a: Color) -> Bitboard {
     let mut found = Bitboard::EMPTY;
     let occ = b.occupied();
     // Pawn: an `a` pawn that would capture on k in chess, with the square
     // diagonally beyond k off the board.
-    for df in [-1i8, 1] {
-        if let Some(p) = k.step(df, -forward(a))
-            && b.piece_at(p) == Some(Piece::new(a, Role::Pawn))
-            && k.step(-df, forward(a)).is_none()
-        {
-            found = found.with(p);
+    if b.pieces(a, Role::Pawn).any() {
+        for df in [-1i8, 1] {
+            if let Some(p) = k.step(df, -forward(a))
+                && b.piece_at(p) == Some(Piece::new(a, Role::Pawn))
+                && k.step(-df, forward(a)).is_none()
+            {
+                found = found.with(p);
+            }
         }
     }
-    // Rook / bishop / queen: the first piece along a direction of its own,
-    // with a pull (clear to the edge beyond it) or a push (clear to the edge
-    // behind the king).
-    for (role, dirs) in [(Role::Rook, &ORTH[..]), (Role::Bishop, &DIAG[..]), (Role::Queen, &ALL8[..])] {
-        if b.pieces(a, role).is_empty() {
-            continue;
-        }
-        for &u in dirs {
-            let mut t = k.step(u.0, u.1);
-            while let Some(sq) = t {
-                if occ.contains(sq) {
-                    break;
-                }
-                t = sq.step(u.0, u.1);
-            }
-            let Some(r) = t else { continue };
-            if b.piece_at(r) != Some(Piece::new(a, role)) {
-                continue;
-            }
-            if clear_to_edge(b, r, u) || clear_to_edge(b, k, neg(u)) {
-                found = found.with(r);
-            }
+    // Sliders: the first piece along a line of its own, with a pull (clear
+    // to the edge beyond it) or a push (clear to the edge behind the king).
+    let queens = b.pieces(a, Role::Queen);
+    let rooks = b.pieces(a, Role::Rook) | queens;
+    let bishops = b.pieces(a, Role::Bishop) | queens;
+    let first = (attacks::rook_attacks(k, occ) & rooks) | (attacks::bishop_attacks(k, occ) & bishops);
+    for r in first {
+        let Some(d) = attacks::direction(k, r) else { continue };
+        if (attacks::ray(r, d) & occ).is_empty() || (attacks::ray(k, d.opposite()) & occ).is_empty() {
+            found = found.with(r);
         }
     }
     // Knight: a knight a leap away, with k + 2v or k - v off the board
     // (the first clause is the phantom check of rules §6).
-    for v in KNIGHT {
-        if let Some(x) = k.step(v.0, v.1)
-            && b.piece_at(x) == Some(Piece::new(a, Role::Knight))
-            && (k.step(2 * v.0, 2 * v.1).is_none() || k.step(-v.0, -v.1).is_none())
-        {
+    for x in attacks::knight_attacks(k) & b.pieces(a, Role::Knight) {
+        let v = diff(x, k);
+        if k.step(2 * v.0, 2 * v.1).is_none() || k.step(-v.0, -v.1).is_none() {
             found = found.with(x);
         }
     }
-    // King: k on the edge, with a king on a neighbouring non-edge square.
-    if is_edge(k) {
-        for u in ALL8 {
-            if let Some(x) = k.step(u.0, u.1)
-                && !is_edge(x)
-                && b.role_at(x) == Some(Role::King)
-            {
-                found = found.with(x);
-            }
-        }
+    // King: k on the edge, with a king (of either colour) on a neighbouring
+    // non-edge square.
+    if EDGES.contains(k) {
+        found = Bitboard(found.0 | (attacks::king_attacks(k) & b.by_role(Role::King) & !EDGES).0);
     }
     found
+}
+
+/// The squares whose contents decide whether the king of `c` is in check
+/// ([`check_sources`] looks at nothing else): its own, those on its lines
+/// to the edge, and its knight squares. Everything when it has no king.
+#[inline]
+pub fn relevant(b: &Board, c: Color) -> Bitboard {
+    b.king(c).map_or(Bitboard::FULL, |k| {
+        attacks::queen_attacks(k, Bitboard::EMPTY) | attacks::knight_attacks(k) | Bitboard::from_square(k)
+    })
 }
 
 /// Whether the king of `c` is in check.
@@ -76,4 +75,113 @@ pub fn in_check(b: &Board, c: Color) -> bool {
 /// Whether `a` "attacks" the square `s` (castling path test, rules §8).
 pub fn attacked(b: &Board, s: Square, a: Color) -> bool {
     check_sources(b, s, a).any()
+}
+
+#[cfg(test)]
+#[allow(clippy::all)]
+mod reference {
+    use super::super::geometry::*;
+    use crate::board::Board;
+    use crate::types::{Bitboard, Color, Piece, Role, Square};
+
+    /// [`check_sources`] written as the patterns read, square by square (the
+    /// fast version is tested against it).
+    pub fn check_sources_reference(b: &Board, k: Square, a: Color) -> Bitboard {
+        let mut found = Bitboard::EMPTY;
+        let occ = b.occupied();
+        // Pawn: an `a` pawn that would capture on k in chess, with the square
+        // diagonally beyond k off the board.
+        for df in [-1i8, 1] {
+            if let Some(p) = k.step(df, -forward(a))
+                && b.piece_at(p) == Some(Piece::new(a, Role::Pawn))
+                && k.step(-df, forward(a)).is_none()
+            {
+                found = found.with(p);
+            }
+        }
+        // Rook / bishop / queen: the first piece along a direction of its own,
+        // with a pull (clear to the edge beyond it) or a push (clear to the edge
+        // behind the king).
+        for (role, dirs) in [(Role::Rook, &ORTH[..]), (Role::Bishop, &DIAG[..]), (Role::Queen, &ALL8[..])] {
+            if b.pieces(a, role).is_empty() {
+                continue;
+            }
+            for &u in dirs {
+                let mut t = k.step(u.0, u.1);
+                while let Some(sq) = t {
+                    if occ.contains(sq) {
+                        break;
+                    }
+                    t = sq.step(u.0, u.1);
+                }
+                let Some(r) = t else { continue };
+                if b.piece_at(r) != Some(Piece::new(a, role)) {
+                    continue;
+                }
+                if clear_to_edge(b, r, u) || clear_to_edge(b, k, neg(u)) {
+                    found = found.with(r);
+                }
+            }
+        }
+        // Knight: a knight a leap away, with k + 2v or k - v off the board
+        // (the first clause is the phantom check of rules §6).
+        for v in KNIGHT {
+            if let Some(x) = k.step(v.0, v.1)
+                && b.piece_at(x) == Some(Piece::new(a, Role::Knight))
+                && (k.step(2 * v.0, 2 * v.1).is_none() || k.step(-v.0, -v.1).is_none())
+            {
+                found = found.with(x);
+            }
+        }
+        // King: k on the edge, with a king on a neighbouring non-edge square.
+        if is_edge(k) {
+            for u in ALL8 {
+                if let Some(x) = k.step(u.0, u.1)
+                    && !is_edge(x)
+                    && b.role_at(x) == Some(Role::King)
+                {
+                    found = found.with(x);
+                }
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::SplitMix;
+
+    /// Random boards (any pieces anywhere, kings included): the fast test
+    /// finds exactly the sources the patterns, read square by square, find,
+    /// from every square and for both colours.
+    #[test]
+    fn bitboard_checks_equal_the_patterns() {
+        let mut rng = SplitMix::new(42);
+        let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+        for _ in 0..3000 {
+            let mut b = Board::empty();
+            let n = 2 + rng.next_u64() % 24;
+            for _ in 0..n {
+                let sq = Square::new((rng.next_u64() % 64) as u8);
+                let role = roles[(rng.next_u64() % 6) as usize];
+                let color = if rng.next_u64() % 2 == 0 { Color::White } else { Color::Black };
+                if b.piece_at(sq).is_none() {
+                    b.put(sq, Piece::new(color, role));
+                }
+            }
+            for k in 0..64 {
+                let k = Square::new(k);
+                for a in Color::ALL {
+                    assert_eq!(
+                        check_sources(&b, k, a),
+                        reference::check_sources_reference(&b, k, a),
+                        "{} from {k} by {a:?}",
+                        b.board_fen()
+                    );
+                }
+            }
+        }
+    }
 }

@@ -44,6 +44,7 @@ pub fn start_rank(c: Color) -> i8 {
     c.fold(1, 6)
 }
 
+#[cfg(test)]
 pub fn is_edge(s: Square) -> bool {
     let (f, r) = (file(s), rank(s));
     f == 0 || f == 7 || r == 0 || r == 7
@@ -51,15 +52,44 @@ pub fn is_edge(s: Square) -> bool {
 
 /// `norm(v)` of rules §1. Vectors whose normal form is not integral are
 /// `None`: they are only ever compared with the direction of a real move,
-/// which is always integral, so they never match (rules §16).
-pub fn norm((a, b): Vector) -> Option<Vector> {
+/// which is always integral, so they never match (rules §16). Differences
+/// of two squares (every call) are looked up; the divisions cost more than
+/// the rest of move generation.
+#[inline]
+pub fn norm(v: Vector) -> Option<Vector> {
+    let (i, j) = (v.0 + 7, v.1 + 7);
+    if (0..15).contains(&i) && (0..15).contains(&j) { NORMS[i as usize][j as usize] } else { norm_computed(v) }
+}
+
+const fn norm_computed((a, b): Vector) -> Option<Vector> {
     let (x, y) = (a.abs(), b.abs());
     if x == 0 && y == 0 {
         return None;
     }
-    let div = if x != 0 && y != 0 && x != y { x.min(y) } else { x.max(y) };
-    (a % div == 0 && b % div == 0).then(|| (a / div, b / div))
+    let div = if x != 0 && y != 0 && x != y {
+        if x < y { x } else { y }
+    } else if x > y {
+        x
+    } else {
+        y
+    };
+    if a % div == 0 && b % div == 0 { Some((a / div, b / div)) } else { None }
 }
+
+/// `norm` of every vector with both coordinates in -7..=7.
+static NORMS: [[Option<Vector>; 15]; 15] = {
+    let mut t = [[None; 15]; 15];
+    let mut i = 0;
+    while i < 15 {
+        let mut j = 0;
+        while j < 15 {
+            t[i][j] = norm_computed((i as i8 - 7, j as i8 - 7));
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// "Clear to the edge from `s` along `u`": the walk leaves the board before
 /// meeting a piece.
@@ -89,4 +119,22 @@ pub fn between_empty(b: &Board, s: Square, target: Square, d: Vector) -> bool {
         t = sq.step(d.0, d.1);
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_norm_table_is_the_rule() {
+        for a in -9i8..=9 {
+            for b in -9i8..=9 {
+                assert_eq!(norm((a, b)), norm_computed((a, b)), "({a}, {b})");
+            }
+        }
+        assert_eq!(norm((4, 2)), Some((2, 1)));
+        assert_eq!(norm((3, 2)), None);
+        assert_eq!(norm((0, -5)), Some((0, -1)));
+        assert_eq!(norm((0, 0)), None);
+    }
 }

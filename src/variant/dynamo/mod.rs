@@ -90,9 +90,29 @@ fn decode(m: Move) -> Turn {
 
 /// Every turn of rules §7.1, with whether its first part moves one of the
 /// mover's own pieces (the site's end-of-game rule, §9).
-fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
+fn all_turns(b: &Board, emit: impl FnMut(Turn, bool)) {
+    turns::<false>(b, false, emit);
+}
+
+/// Whether a part takes material off the board or promotes.
+fn noisy_part(p: &Part) -> bool {
+    matches!(p, Part::Exit { .. } | Part::Disp { promo: Some(_), .. })
+}
+
+/// The turns of rules §7.1. With `NOISY`, only those with an exit or a
+/// promotion in them and, with `checks`, those that put the enemy king in
+/// check: the legality test of the other turns is skipped where it can be,
+/// and it is most of the cost of generating.
+///
+/// Whether a king is in check depends only on the squares of its lines
+/// and its knight squares ([`check::relevant`]): a part that touches none
+/// of them leaves it as it was, which spares most boards played out and
+/// tested.
+fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, bool)) {
     let st = State::unpack(b.extra());
     let mover = b.turn();
+    let (ours0, check0) = (check::relevant(b, mover), check::in_check(b, mover));
+    let (theirs, their_check0) = (check::relevant(b, !mover), check::in_check(b, !mover));
     let mut firsts = Parts::new();
     let mut cands = Parts::new();
     let mut safe: Vec<bool> = Vec::new();
@@ -104,7 +124,12 @@ fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
             let f = f.part;
             let mut b1 = b.clone();
             f.apply(&mut b1);
-            let check1 = check::in_check(&b1, mover);
+            let touched1 = f.touched();
+            let (ours1, check1) = if (touched1 & ours0).is_empty() {
+                (ours0, check0)
+            } else {
+                (check::relevant(&b1, mover), check::in_check(&b1, mover))
+            };
             cands.clear();
             if let Some(moved) = b.piece_at(f.from())
                 && !matches!(f, Part::Castle { .. })
@@ -120,21 +145,6 @@ fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
                 };
                 parts::second_parts(&b1, mover, &info, &mut cands);
             }
-            // Which candidates leave the mover out of check.
-            safe.clear();
-            for c in &cands {
-                let mut b2 = b1.clone();
-                c.part.apply(&mut b2);
-                safe.push(!check::in_check(&b2, mover));
-            }
-            let any_safe = safe.iter().any(|&ok| ok);
-            if !any_safe {
-                // Automatic pass: the undo rule is not applied.
-                if !check1 {
-                    emit(Turn { first: f, second: None }, own_first);
-                }
-                continue;
-            }
             let reverses = |second: Option<Part>| -> bool {
                 let Some(last) = &st.last else { return false };
                 let mut rec = Record::default();
@@ -144,6 +154,67 @@ fn all_turns(b: &Board, mut emit: impl FnMut(Turn, bool)) {
                 }
                 last.reversed_by(&rec)
             };
+            // Whether the mover is in check after the candidate `c`, and
+            // the enemy after `f` and `second`: a board is played out only
+            // where a touched square could change the answer.
+            let mover_checked = |c: &Part| -> bool {
+                if (c.touched() & ours1).is_empty() {
+                    return check1;
+                }
+                let mut b2 = b1.clone();
+                c.apply(&mut b2);
+                check::in_check(&b2, mover)
+            };
+            let enemy_checked = |second: Option<&Part>| -> bool {
+                let touched = touched1 | second.map_or(Bitboard::EMPTY, Part::touched);
+                if (touched & theirs).is_empty() {
+                    return their_check0;
+                }
+                match second {
+                    None => check::in_check(&b1, !mover),
+                    Some(c) => {
+                        let mut b2 = b1.clone();
+                        c.apply(&mut b2);
+                        check::in_check(&b2, !mover)
+                    }
+                }
+            };
+            // Whether the turn made of `f` and `second` is wanted: every
+            // turn, or the noisy and checking ones.
+            let noisy_f = noisy_part(&f);
+            let wanted = |second: Option<&Part>| {
+                !NOISY || noisy_f || second.is_some_and(noisy_part) || (checks && enemy_checked(second))
+            };
+            // A quiet first part that is not wanted alone: the candidates
+            // need testing only where the turn would be wanted, and whether
+            // any is legal (which decides the undo rule for the first part
+            // alone) does not matter.
+            if NOISY && !noisy_f && !(checks && !check1 && enemy_checked(None)) {
+                for c in &cands {
+                    if !checks && !noisy_part(&c.part) {
+                        continue;
+                    }
+                    if wanted(Some(&c.part)) && !mover_checked(&c.part) && !reverses(Some(c.part)) {
+                        emit(Turn { first: f, second: Some(c.part) }, own_first);
+                    }
+                }
+                continue;
+            }
+            // Which candidates leave the mover out of check (and are wanted).
+            safe.clear();
+            let mut any_safe = false;
+            for c in &cands {
+                let ok = !mover_checked(&c.part);
+                any_safe |= ok;
+                safe.push(ok && wanted(Some(&c.part)));
+            }
+            if !any_safe {
+                // Automatic pass: the undo rule is not applied.
+                if !check1 {
+                    emit(Turn { first: f, second: None }, own_first);
+                }
+                continue;
+            }
             for (c, &ok) in cands.iter().zip(&safe) {
                 if ok && !reverses(Some(c.part)) {
                     emit(Turn { first: f, second: Some(c.part) }, own_first);
@@ -346,6 +417,16 @@ impl Variant for Dynamo {
         if !any_own {
             moves.truncate(start);
         }
+    }
+
+    const NOISY_GENERATION: bool = true;
+
+    /// The legal turns with an exit or a promotion in them, and with
+    /// `checks` those that check (the §9 rule is not applied).
+    fn noisy_moves(b: &Board, checks: bool, moves: &mut MoveList) {
+        turns::<true>(b, checks, |t, _| {
+            let _ = moves.try_push(encode(t));
+        });
     }
 
     fn make(b: &Board, m: Move) -> Board {

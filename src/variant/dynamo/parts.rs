@@ -60,6 +60,18 @@ impl Part {
         }
     }
 
+    /// The squares the part empties or fills.
+    #[inline]
+    pub fn touched(&self) -> Bitboard {
+        match *self {
+            Part::Disp { from, to, .. } => Bitboard::from_square(from).with(to),
+            Part::Exit { from } => Bitboard::from_square(from),
+            Part::Castle { king, king_to, rook, rook_to } => {
+                Bitboard::from_square(king).with(king_to).with(rook).with(rook_to)
+            }
+        }
+    }
+
     /// Plays the part on the board (pieces only).
     pub fn apply(&self, b: &mut Board) {
         match *self {
