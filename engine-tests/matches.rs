@@ -291,9 +291,22 @@ fn bad_arguments_are_refused() {
     assert!(parse(&["--engine", "x", "--engine", "y", "--tc", "abc"]).is_err());
     assert!(parse(&["--engine", "x", "--engine", "y", "--variant", "nope"]).is_err());
     assert!(parse(&["--engine", "x", "--engine", "y", "--engine", "z", "--sprt", "elo0=0,elo1=5"]).is_err());
-    assert_eq!(parse(&["--engine", "x", "--engine", "y", "--games", "3"]).unwrap().games, 4);
+    assert!(parse(&["--engine", "x", "--engine", "y"]).is_err(), "--variant is required");
+    assert_eq!(parse(&["--engine", "x", "--engine", "y", "--variant", "chess", "--games", "3"]).unwrap().games, 4);
     // Options for one engine follow its --engine; shared ones come first.
-    let c = parse(&["--engine", "x", "--engine-option", "Threads=2", "--engine", "y", "--option", "Hash=8"]).unwrap();
+    let c = parse(&[
+        "--engine",
+        "x",
+        "--engine-option",
+        "Threads=2",
+        "--engine",
+        "y",
+        "--option",
+        "Hash=8",
+        "--variant",
+        "chess",
+    ])
+    .unwrap();
     let opt = |name: &str, value: &str| (name.to_string(), value.to_string());
     assert_eq!(c.engines[0].options, vec![opt("Hash", "8"), opt("Threads", "2")]);
     assert_eq!(c.engines[1].options, vec![opt("Hash", "8")]);

@@ -166,7 +166,7 @@ mod tests {
             for _ in 0..n {
                 let sq = Square::new((rng.next_u64() % 64) as u8);
                 let role = roles[(rng.next_u64() % 6) as usize];
-                let color = if rng.next_u64() % 2 == 0 { Color::White } else { Color::Black };
+                let color = if rng.next_u64().is_multiple_of(2) { Color::White } else { Color::Black };
                 if b.piece_at(sq).is_none() {
                     b.put(sq, Piece::new(color, role));
                 }
