@@ -62,9 +62,30 @@ fn exit_gain(b: &Board, m: Move) -> i32 {
     }
 }
 
+/// The value a promotion adds, to the mover if the pawn is its own, else
+/// taken from it.
+fn promotion_gain(b: &Board, m: Move) -> i32 {
+    let Some(r) = m.promotion_role() else { return 0 };
+    let gain = w::DYNAMO_VALUES[r.index()].0 - w::DYNAMO_VALUES[0].0;
+    let pawn = if m.promotes_second() { m.second_from() } else { m.from() };
+    match b.piece_at(pawn) {
+        Some(p) if p.color != b.turn() => -gain,
+        _ => gain,
+    }
+}
+
+const PLIES: usize = 8;
+const MOVES: usize = 6;
+
 impl Evaluate for Dynamo {
     /// Turns that threaten to send the king off are searched in quiescence.
     const QSEARCH_CHECKS: bool = true;
+
+    /// Exits come in many more ways than captures (any piece by the edge,
+    /// pushed or pulled, with many second parts): quiescence is bounded by
+    /// depth and by the number of turns it tries in each position.
+    const QSEARCH_PLIES: usize = PLIES;
+    const QSEARCH_MOVES: usize = MOVES;
 
     fn evaluate_classical(b: &Board) -> i32 {
         common::side_to_move_view(b, side)
@@ -75,8 +96,11 @@ impl Evaluate for Dynamo {
         exit_gain(b, m) != 0 || m.promotion_role().is_some()
     }
 
+    /// Exits, and promotions counted for the side whose pawn promotes: the
+    /// mover may push or pull an enemy pawn to its last rank, which is a
+    /// gain for the enemy.
     fn tactical_gain(b: &Board, m: Move) -> i32 {
-        exit_gain(b, m) + m.promotion_role().map_or(0, |r| w::DYNAMO_VALUES[r.index()].0 - w::DYNAMO_VALUES[0].0)
+        exit_gain(b, m) + promotion_gain(b, m)
     }
 
     fn null_move_ok(b: &Board) -> bool {

@@ -38,6 +38,14 @@ pub trait Evaluate: Variant {
     /// first ply): for variants where a check threatens to end the game.
     const QSEARCH_CHECKS: bool = false;
 
+    /// Quiescence plies after which a position where standing pat is safe
+    /// is not searched further.
+    const QSEARCH_PLIES: usize = usize::MAX;
+
+    /// Moves searched at most in a quiescence node that may stand pat (the
+    /// best ones first, as the move picker orders them).
+    const QSEARCH_MOVES: usize = usize::MAX;
+
     /// Estimated material gain of a tactical move, for ordering and pruning.
     fn tactical_gain(b: &Board, m: Move) -> i32;
 

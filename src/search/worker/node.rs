@@ -406,16 +406,29 @@ impl<V: Evaluate> Worker<'_, V> {
             }
             alpha = alpha.max(eval);
         }
-        let mut moves = MoveList::new();
-        V::legal_moves(b, &mut moves);
-        if moves.is_empty() {
-            return if in_check { score::mated_in(ply) } else { DRAW };
+        // Beyond its depth limit quiescence stands pat (where it may).
+        if !full_width && qply >= V::QSEARCH_PLIES {
+            return best;
         }
-        let mut scores = Scores::new();
         // Variants whose checks are threats of an immediate win (Dynamo: a
         // king about to be sent off) also try checking moves at the first
         // quiescence ply.
         let try_checks = V::QSEARCH_CHECKS && qply == 0 && !full_width;
+        let mut moves = MoveList::new();
+        if V::NOISY_GENERATION && !full_width {
+            // Only the moves searched below: none means nothing to try.
+            V::noisy_moves(b, try_checks, &mut moves);
+            if moves.is_empty() {
+                return best;
+            }
+        } else {
+            V::legal_moves(b, &mut moves);
+            if moves.is_empty() {
+                return if in_check { score::mated_in(ply) } else { DRAW };
+            }
+        }
+        let mut scores = Scores::new();
+        let mut searched = 0;
         let mut picker = if full_width || try_checks {
             Picker::new::<V>(b, &mut moves, &mut scores, &MoveOrdering::NONE)
         } else {
@@ -431,10 +444,14 @@ impl<V: Evaluate> Worker<'_, V> {
                     continue;
                 }
             }
+            if !full_width && searched >= V::QSEARCH_MOVES {
+                break;
+            }
             let child = V::play(b, m);
             if !tactical && !full_width && !V::is_check(&child) {
                 continue;
             }
+            searched += 1;
             self.eval.push(ply, b, &child);
             let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
