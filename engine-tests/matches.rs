@@ -233,6 +233,16 @@ fn elo_and_los_known_values() {
     // Every point to one side: a bound, 0.05^(1/41) = 0.92954 -> +448.1 Elo.
     assert_eq!(Tally { wins: 41, ..Tally::default() }.elo_text(), "> +448");
     assert_eq!(Tally { losses: 10, ..Tally::default() }.elo_text(), "< -183");
+    // 38 wins, 3 losses: mu = 38/41 = 0.926829, var = w (1-mu)^2 + l mu^2
+    // = 0.0678168, 95%: mu +- 1.959964 sqrt(var/41) = mu +- 0.079712: the
+    // upper end passes 1, so only the lower one is printed, score 0.847117
+    // -> Elo +297.4, the estimate +441.1 (not a symmetric +/- of thousands).
+    let t = Tally { wins: 38, losses: 3, ..Tally::default() };
+    let (elo, lo, hi) = t.elo_interval();
+    assert!((elo - 441.065).abs() < 0.01 && (lo - 297.434).abs() < 0.01 && hi == f64::INFINITY, "{elo} {lo} {hi}");
+    assert_eq!(t.elo_text(), "+441.1 (> +297)");
+    let t = Tally { wins: 3, losses: 38, ..Tally::default() };
+    assert_eq!(t.elo_text(), "-441.1 (< -297)");
 }
 
 #[test]

@@ -51,26 +51,44 @@ impl Tally {
         (self.wins as f64 + 0.5 * self.draws as f64) / n
     }
 
-    /// Elo difference and the half-width of its 95% confidence interval
-    /// (trinomial per-game variance).
-    pub fn elo(&self) -> (f64, f64) {
+    /// Elo difference and the bounds of its 95% confidence interval
+    /// (trinomial per-game variance, normal approximation of the mean
+    /// score). A bound is infinite when the score's interval reaches 0 or 1:
+    /// near a perfect score the interval on the score is fine but its Elo
+    /// image is unbounded.
+    pub fn elo_interval(&self) -> (f64, f64, f64) {
         let n = self.games() as f64;
         if n == 0.0 {
-            return (0.0, 0.0);
+            return (0.0, 0.0, 0.0);
         }
         let (w, d, l) = (self.wins as f64 / n, self.draws as f64 / n, self.losses as f64 / n);
         let mu = w + 0.5 * d;
         let var = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * (0.0 - mu).powi(2);
         let dev = 1.959_964 * (var / n).sqrt();
-        let elo = elo_from_score(mu);
-        let hi = elo_from_score((mu + dev).min(1.0 - 1e-9));
-        let lo = elo_from_score((mu - dev).max(1e-9));
+        let bound = |s: f64| {
+            if s >= 1.0 {
+                f64::INFINITY
+            } else if s <= 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                elo_from_score(s)
+            }
+        };
+        (elo_from_score(mu), bound(mu - dev), bound(mu + dev))
+    }
+
+    /// Elo difference and the half-width of its 95% confidence interval
+    /// (infinite when the interval is unbounded, see [`Tally::elo_interval`]).
+    pub fn elo(&self) -> (f64, f64) {
+        let (elo, lo, hi) = self.elo_interval();
         (elo, (hi - lo) / 2.0)
     }
 
-    /// The Elo difference as text: `+35.7 +/- 53.4`, or a bound when one
-    /// engine scored every point (no estimate then: the one-sided 95%
-    /// bound of the exact binomial, `> +449` after 41 wins out of 41).
+    /// The Elo difference as text: `+35.7 +/- 53.4`; a one-sided interval
+    /// when the two-sided one has no upper (or lower) end, `+441.1 (> +252)`
+    /// after 38 wins and 3 losses; and a bound alone when one engine scored
+    /// every point (no estimate then: the one-sided 95% bound of the exact
+    /// binomial, `> +449` after 41 wins out of 41).
     pub fn elo_text(&self) -> String {
         let n = self.games();
         let perfect = |points: u32| n > 0 && points == n;
@@ -78,8 +96,14 @@ impl Tally {
             let bound = elo_from_score(0.05f64.powf(1.0 / n as f64));
             return if perfect(self.wins) { format!("> {bound:+.0}") } else { format!("< {:+.0}", -bound) };
         }
-        let (elo, err) = self.elo();
-        format!("{elo:+.1} +/- {err:.1}")
+        let (elo, lo, hi) = self.elo_interval();
+        if hi.is_infinite() {
+            format!("{elo:+.1} (> {lo:+.0})")
+        } else if lo.is_infinite() {
+            format!("{elo:+.1} (< {hi:+.0})")
+        } else {
+            format!("{elo:+.1} +/- {:.1}", (hi - lo) / 2.0)
+        }
     }
 
     /// Likelihood of superiority: P(first engine is stronger), from wins and losses.
