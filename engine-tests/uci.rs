@@ -713,11 +713,14 @@ fn eval_file_and_use_nnue() {
     let (best, _) = e.bestmove();
     assert_legal::<Atomic>(None, &["e2e4", "d7d5", "g1f3"], &best);
 
-    // An atomic network does not evaluate chess.
+    // An atomic network does not evaluate chess: chess has its own
+    // embedded net, and its classical evaluation without NNUE.
     e.send("setoption name UCI_Variant value chess");
-    let chess = eval_of(&mut e);
+    let chess_start = Chess::from_fen(Board::STARTPOS).unwrap();
+    let chess_net = fission::nnue::default_net(fission::VariantKind::Chess).expect("an embedded chess network");
+    assert_eq!(eval_of(&mut e), chess_net.evaluate(&chess_net.refresh(&chess_start), chess_start.turn()));
     e.send("setoption name Use NNUE value false");
-    assert_eq!(eval_of(&mut e), chess);
+    assert_eq!(eval_of(&mut e), <Chess as fission::eval::Evaluate>::evaluate_classical(&chess_start));
     e.send("setoption name Use NNUE value true");
     e.send("setoption name UCI_Variant value atomic");
     e.send("position startpos moves e2e4 d7d5 g1f3");

@@ -25,8 +25,11 @@ pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
 /// The networks embedded in the binary, by variant (see the README, "NNUE",
 /// for how each was made). A variant without one is evaluated classically.
-const EMBEDDED: &[(VariantKind, &str, &[u8])] =
-    &[(VariantKind::Atomic, "atomic.fnn", include_bytes!("../../nets/atomic.fnn"))];
+const EMBEDDED: &[(VariantKind, &str, &[u8])] = &[
+    (VariantKind::Atomic, "atomic.fnn", include_bytes!("../../nets/atomic.fnn")),
+    (VariantKind::Chess, "chess.fnn", include_bytes!("../../nets/chess.fnn")),
+    (VariantKind::Push, "push.fnn", include_bytes!("../../nets/push.fnn")),
+];
 
 /// The file name (in `nets/`) of the network embedded for `variant`.
 pub fn embedded_file(variant: VariantKind) -> Option<&'static str> {
@@ -49,4 +52,27 @@ pub fn default_net(variant: VariantKind) -> Option<Arc<Network>> {
     .iter()
     .find(|(v, _)| *v == variant)
     .map(|(_, n)| Arc::clone(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every embedded file is a valid network for the variant it is filed
+    /// under (a mislabelled file would otherwise be dropped without a word),
+    /// and each variant has at most one.
+    #[test]
+    fn every_embedded_net_loads_for_its_own_variant() {
+        for &(v, name, bytes) in EMBEDDED {
+            let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(net.variant(), v, "{name}");
+            assert_eq!(net.to_bytes(), bytes, "{name} round-trips");
+            assert_eq!(embedded_file(v), Some(name));
+            assert!(default_net(v).is_some_and(|d| d.to_bytes() == bytes));
+            assert_eq!(EMBEDDED.iter().filter(|e| e.0 == v).count(), 1, "{v}");
+        }
+        for v in [VariantKind::Atomic, VariantKind::Chess, VariantKind::Push] {
+            assert!(default_net(v).is_some(), "{v} has a network");
+        }
+    }
 }
