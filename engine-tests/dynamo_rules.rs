@@ -139,6 +139,91 @@ fn knight_pulls_along_its_line() {
     }
 }
 
+/// `is_legal`, which generates only the turns from the move's first square,
+/// agrees with membership in the full list: for every legal turn, and for
+/// the turns of other positions of the same games (hash moves of other
+/// positions are what it is asked about in the search).
+#[test]
+fn is_legal_agrees_with_the_legal_list() {
+    let mut rng = fastrand::Rng::with_seed(62);
+    let (mut legal, mut foreign) = (0, 0);
+    for _ in 0..6 {
+        let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
+        let mut previous = MoveList::new();
+        for _ in 0..80 {
+            let mut all = MoveList::new();
+            Dynamo::legal_moves(&b, &mut all);
+            if all.is_empty() {
+                break;
+            }
+            for &m in &all {
+                assert!(Dynamo::is_legal(&b, m), "{} in {}", move_to_uci(m), Dynamo::fen(&b));
+                legal += 1;
+            }
+            for &m in &previous {
+                assert_eq!(Dynamo::is_legal(&b, m), all.contains(&m), "{} in {}", move_to_uci(m), Dynamo::fen(&b));
+                foreign += usize::from(!all.contains(&m));
+            }
+            previous = all.clone();
+            b = Dynamo::play(&b, all[rng.usize(..all.len())]);
+        }
+    }
+    assert!(legal > 10_000 && foreign > 10_000, "{legal} legal, {foreign} not");
+}
+
+/// What quiescence's generator relies on to skip quiet first parts when it
+/// is not asked for checks: after a first part that neither exits nor
+/// promotes, no legal second part exits or promotes. Checked on every legal
+/// turn along random games, and on the positions of the perft suites.
+#[test]
+fn no_exit_or_promotion_follows_a_quiet_first_part() {
+    use fission::types::MoveKind;
+    let mut boards = Vec::new();
+    let mut rng = fastrand::Rng::with_seed(61);
+    for _ in 0..12 {
+        let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
+        for _ in 0..150 {
+            let mut all = MoveList::new();
+            Dynamo::legal_moves(&b, &mut all);
+            if all.is_empty() {
+                break;
+            }
+            boards.push(b.clone());
+            // Exits and promotions half the time, to reach emptier boards.
+            let noisy: Vec<_> = all.iter().copied().filter(|&m| m.kind() != MoveKind::Normal).collect();
+            let m = if rng.bool() && !noisy.is_empty() {
+                noisy[rng.usize(..noisy.len())]
+            } else {
+                all[rng.usize(..all.len())]
+            };
+            b = Dynamo::play(&b, m);
+        }
+    }
+    let suites = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft-suites/dynamo.perft")).unwrap();
+    for line in suites.lines().filter_map(|l| l.strip_prefix("epd ")) {
+        boards.push(Dynamo::from_fen(line.trim()).unwrap());
+    }
+    let mut quiet_firsts = 0;
+    for b in &boards {
+        let mut all = MoveList::new();
+        Dynamo::legal_moves(b, &mut all);
+        for &m in &all {
+            let quiet_first = matches!(m.kind(), MoveKind::TwoDisplacements | MoveKind::DisplacementExit)
+                && (m.promotion_role().is_none() || m.promotes_second());
+            if quiet_first {
+                quiet_firsts += 1;
+                assert!(
+                    m.kind() != MoveKind::DisplacementExit && !m.promotes_second(),
+                    "{} after a quiet first part in {}",
+                    move_to_uci(m),
+                    Dynamo::fen(b)
+                );
+            }
+        }
+    }
+    assert!(boards.len() > 1000 && quiet_firsts > 10_000, "{} boards, {quiet_firsts} turns", boards.len());
+}
+
 /// Quiescence's generator: along random games (and with the undo rule in
 /// force, as every position but the first has a last turn), the noisy turns
 /// are exactly the legal turns with an exit or a promotion in them, plus,

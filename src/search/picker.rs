@@ -47,6 +47,9 @@ impl Ordering {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
     HashMove,
+    /// The hash move of [`Picker::hash_move_first`], then the list generated.
+    UngeneratedHashMove,
+    Generate,
     ScoreTactical,
     GoodTactical,
     Refutations,
@@ -92,6 +95,22 @@ impl<'a> Picker<'a> {
         Self::build::<V>(b, moves, scores, &Ordering::NONE, true)
     }
 
+    /// A picker whose `moves` are not generated yet, for a hash move known
+    /// to be legal: it yields the hash move first, and generates the list
+    /// only when asked for the next move. The order is that of
+    /// [`Picker::new`] over the generated list.
+    pub fn hash_move_first<V: Evaluate>(
+        b: &'a Board,
+        moves: &'a mut MoveList,
+        scores: &'a mut Scores,
+        order: &'a Ordering,
+    ) -> Picker<'a> {
+        debug_assert!(moves.is_empty() && !order.tt_move.is_none());
+        let mut p = Self::build::<V>(b, moves, scores, order, false);
+        p.stage = Stage::UngeneratedHashMove;
+        p
+    }
+
     fn build<V: Evaluate>(
         b: &'a Board,
         moves: &'a mut MoveList,
@@ -99,12 +118,32 @@ impl<'a> Picker<'a> {
         order: &'a Ordering,
         tactical_only: bool,
     ) -> Picker<'a> {
-        // Quiet moves to the front, tactical ones after them, both stably.
+        scores.clear();
+        let mut p = Picker {
+            b,
+            moves,
+            scores,
+            order,
+            stage: Stage::HashMove,
+            quiet: 0,
+            quiet_end: 0,
+            tactical: 0,
+            refutation: 0,
+            yielded: [Move::NONE; 3],
+        };
+        p.split::<V>(tactical_only);
+        p
+    }
+
+    /// Quiet moves to the front, tactical ones after them, both stably
+    /// (the quiet ones dropped with `tactical_only`).
+    fn split<V: Evaluate>(&mut self, tactical_only: bool) {
+        let moves = &mut *self.moves;
         let mut tactical = MoveList::new();
         let mut split = 0;
         for i in 0..moves.len() {
             let m = moves[i];
-            if V::is_tactical(b, m) {
+            if V::is_tactical(self.b, m) {
                 tactical.push(m);
             } else {
                 moves[split] = m;
@@ -114,19 +153,16 @@ impl<'a> Picker<'a> {
         let quiet_end = if tactical_only { 0 } else { split };
         moves.truncate(quiet_end);
         moves.extend(tactical);
-        scores.clear();
-        Picker {
-            b,
-            moves,
-            scores,
-            order,
-            stage: Stage::HashMove,
-            quiet: 0,
-            quiet_end,
-            tactical: quiet_end,
-            refutation: 0,
-            yielded: [Move::NONE; 3],
+        (self.quiet, self.quiet_end, self.tactical) = (0, quiet_end, quiet_end);
+    }
+
+    /// Where the hash move is in the unyielded ranges.
+    fn find_hash_move(&self) -> Option<usize> {
+        let tt = self.order.tt_move;
+        if tt.is_none() {
+            return None;
         }
+        self.find(tt, self.tactical, self.moves.len()).or_else(|| self.find(tt, self.quiet, self.quiet_end))
     }
 
     /// Removes the move at `i` from its unyielded range and returns it.
@@ -168,14 +204,25 @@ impl<'a> Picker<'a> {
             match self.stage {
                 Stage::HashMove => {
                     self.stage = Stage::ScoreTactical;
-                    let tt = self.order.tt_move;
-                    if !tt.is_none()
-                        && let Some(i) = self
-                            .find(tt, self.tactical, self.moves.len())
-                            .or_else(|| self.find(tt, self.quiet, self.quiet_end))
-                    {
+                    if let Some(i) = self.find_hash_move() {
                         return Some(self.take(i));
                     }
+                }
+                Stage::UngeneratedHashMove => {
+                    self.stage = Stage::Generate;
+                    let tt = self.order.tt_move;
+                    return Some((tt, V::is_tactical(self.b, tt)));
+                }
+                Stage::Generate => {
+                    // As if the hash move had been yielded from the list.
+                    V::legal_moves(self.b, self.moves);
+                    self.split::<V>(false);
+                    let hash = self.find_hash_move();
+                    debug_assert!(hash.is_some(), "hash move not legal");
+                    if let Some(i) = hash {
+                        self.take(i);
+                    }
+                    self.stage = Stage::ScoreTactical;
                 }
                 Stage::ScoreTactical => {
                     // Quiet moves are scored later, and yielded moves never.
@@ -346,6 +393,44 @@ mod tests {
             }
             assert_eq!(tactical, expected);
         }
+    }
+
+    /// A picker that starts from the hash move alone and generates later
+    /// yields exactly what the eager picker yields, in the same order.
+    fn check_hash_move_first<V: Evaluate>(seed: u64) {
+        let boards = positions::<V>(12, seed);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let h = trained_histories::<V>(&boards, &mut rng);
+        let mut compared = 0;
+        for b in &boards {
+            let mut all = MoveList::new();
+            V::legal_moves(b, &mut all);
+            let order = Ordering {
+                tt_move: all[rng.usize(..all.len())],
+                killers: [all[rng.usize(..all.len())], Move::NONE],
+                countermove: all[rng.usize(..all.len())],
+                prev: [None, None],
+            };
+            let (mut moves, mut scores) = (all.clone(), Scores::new());
+            let mut eager = Picker::new::<V>(b, &mut moves, &mut scores, &order);
+            let (mut later, mut later_scores) = (MoveList::new(), Scores::new());
+            let mut lazy = Picker::hash_move_first::<V>(b, &mut later, &mut later_scores, &order);
+            loop {
+                let (e, l) = (eager.next::<V>(&h), lazy.next::<V>(&h));
+                assert_eq!(e, l);
+                if e.is_none() {
+                    break;
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+
+    #[test]
+    fn hash_move_first_is_the_same_order() {
+        check_hash_move_first::<Atomic>(13);
+        check_hash_move_first::<crate::variant::Dynamo>(14);
     }
 
     #[test]

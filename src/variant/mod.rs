@@ -163,6 +163,10 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
         Self::is_insufficient_material(b).then_some(Outcome::Draw)
     }
 
+    /// Whether [`Variant::is_legal`] costs much less than generating every
+    /// legal move: the search then tries the hash move before it generates.
+    const CHEAP_LEGALITY: bool = false;
+
     /// Looks a move up among the legal moves by equality (for input that is
     /// already a `Move`).
     fn is_legal(b: &Board, m: Move) -> bool {

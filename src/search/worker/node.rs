@@ -189,13 +189,20 @@ impl<V: Evaluate> Worker<'_, V> {
     ) -> Option<(i32, Move, Bound)> {
         let Node { depth, ply, pv_node, calm, improving, .. } = *node;
         let mut moves = MoveList::new();
-        V::legal_moves(b, &mut moves);
         let killers = self.killers[ply];
         let prev = self.prev_moves(ply);
         let countermove = self.histories.countermove(prev[0]);
         let mut scores = Scores::new();
         let order = MoveOrdering { tt_move, killers, countermove, prev };
-        let mut picker = Picker::new::<V>(b, &mut moves, &mut scores, &order);
+        // Where testing one move is much cheaper than generating them all
+        // (Dynamo), a legal hash move is searched before the others are
+        // generated: when it cuts, they never are.
+        let mut picker = if V::CHEAP_LEGALITY && !tt_move.is_none() && V::is_legal(b, tt_move) {
+            Picker::hash_move_first::<V>(b, &mut moves, &mut scores, &order)
+        } else {
+            V::legal_moves(b, &mut moves);
+            Picker::new::<V>(b, &mut moves, &mut scores, &order)
+        };
 
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;

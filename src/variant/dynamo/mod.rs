@@ -109,19 +109,66 @@ fn noisy_part(p: &Part) -> bool {
 /// of them leaves it as it was, which spares most boards played out and
 /// tested.
 fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, bool)) {
-    let st = State::unpack(b.extra());
-    let mover = b.turn();
-    let (ours0, check0) = (check::relevant(b, mover), check::in_check(b, mover));
-    let (theirs, their_check0) = (check::relevant(b, !mover), check::in_check(b, !mover));
-    let mut firsts = Parts::new();
-    let mut cands = Parts::new();
-    let mut safe: Vec<bool> = Vec::new();
+    let mut g = Generator::new(b, checks);
     for s in b.occupied() {
+        g.turns_from::<NOISY>(s, &mut emit);
+    }
+}
+
+/// What generating the turns of one board needs besides the square they
+/// start from: the board's state and check facts (computed once), and
+/// scratch lists reused from square to square.
+struct Generator<'a> {
+    b: &'a Board,
+    checks: bool,
+    st: State,
+    mover: Color,
+    /// The squares that decide whether the mover's king is in check, and
+    /// whether it is.
+    ours0: Bitboard,
+    check0: bool,
+    /// The same for the enemy king.
+    theirs: Bitboard,
+    their_check0: bool,
+    firsts: Parts,
+    cands: Parts,
+    safe: Vec<bool>,
+}
+
+impl<'a> Generator<'a> {
+    fn new(b: &'a Board, checks: bool) -> Self {
+        let mover = b.turn();
+        Generator {
+            b,
+            checks,
+            st: State::unpack(b.extra()),
+            mover,
+            ours0: check::relevant(b, mover),
+            check0: check::in_check(b, mover),
+            theirs: check::relevant(b, !mover),
+            their_check0: check::in_check(b, !mover),
+            firsts: Parts::new(),
+            cands: Parts::new(),
+            safe: Vec::new(),
+        }
+    }
+
+    /// The turns whose first part starts on `s`, in generation order.
+    fn turns_from<const NOISY: bool>(&mut self, s: Square, emit: &mut impl FnMut(Turn, bool)) {
+        let Generator { b, checks, ref st, mover, ours0, check0, theirs, their_check0, .. } = *self;
+        let (firsts, cands, safe) = (&mut self.firsts, &mut self.cands, &mut self.safe);
         firsts.clear();
-        parts::first_parts_from(b, &st.flags, s, &mut firsts);
+        parts::first_parts_from(b, &st.flags, s, firsts);
         let own_first = b.by_color(mover).contains(s);
-        for f in &firsts {
+        for f in firsts.iter() {
             let f = f.part;
+            // After a quiet first part no second part is an exit or a
+            // promotion (a pull or a following push slides toward the
+            // square the first part moved to, and stops before it), so
+            // without checks there is nothing here to look at.
+            if NOISY && !checks && !noisy_part(&f) {
+                continue;
+            }
             let mut b1 = b.clone();
             f.apply(&mut b1);
             let touched1 = f.touched();
@@ -143,7 +190,7 @@ fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, 
                         _ => None,
                     },
                 };
-                parts::second_parts(&b1, mover, &info, &mut cands);
+                parts::second_parts(&b1, mover, &info, cands);
             }
             let reverses = |second: Option<Part>| -> bool {
                 let Some(last) = &st.last else { return false };
@@ -190,10 +237,7 @@ fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, 
             // any is legal (which decides the undo rule for the first part
             // alone) does not matter.
             if NOISY && !noisy_f && !(checks && !check1 && enemy_checked(None)) {
-                for c in &cands {
-                    if !checks && !noisy_part(&c.part) {
-                        continue;
-                    }
+                for c in cands.iter() {
                     if wanted(Some(&c.part)) && !mover_checked(&c.part) && !reverses(Some(c.part)) {
                         emit(Turn { first: f, second: Some(c.part) }, own_first);
                     }
@@ -203,7 +247,7 @@ fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, 
             // Which candidates leave the mover out of check (and are wanted).
             safe.clear();
             let mut any_safe = false;
-            for c in &cands {
+            for c in cands.iter() {
                 let ok = !mover_checked(&c.part);
                 any_safe |= ok;
                 safe.push(ok && wanted(Some(&c.part)));
@@ -215,7 +259,7 @@ fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, 
                 }
                 continue;
             }
-            for (c, &ok) in cands.iter().zip(&safe) {
+            for (c, &ok) in cands.iter().zip(safe.iter()) {
                 if ok && !reverses(Some(c.part)) {
                     emit(Turn { first: f, second: Some(c.part) }, own_first);
                 }
@@ -418,6 +462,33 @@ impl Variant for Dynamo {
             moves.truncate(start);
         }
     }
+
+    /// Only the turns from the move's first square are generated (a turn's
+    /// `from` is its first part's), and for a first part that moves an enemy
+    /// piece, the §9 rule (some legal turn starts with one of our own
+    /// pieces) is settled by the first own square that has one.
+    fn is_legal(b: &Board, m: Move) -> bool {
+        let s = m.from();
+        if !b.occupied().contains(s) {
+            return false;
+        }
+        let mut g = Generator::new(b, false);
+        let mut found = false;
+        g.turns_from::<false>(s, &mut |t, _| found |= encode(t) == m);
+        if !found || b.by_color(b.turn()).contains(s) {
+            return found;
+        }
+        let mut any_own = false;
+        for o in b.by_color(b.turn()) {
+            g.turns_from::<false>(o, &mut |_, _| any_own = true);
+            if any_own {
+                break;
+            }
+        }
+        any_own
+    }
+
+    const CHEAP_LEGALITY: bool = true;
 
     const NOISY_GENERATION: bool = true;
 
