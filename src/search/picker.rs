@@ -76,6 +76,10 @@ pub struct Picker<'a> {
     refutation: usize,
     /// Refutations already yielded (not to be played twice).
     yielded: [Move; 3],
+    /// The list holds quiescence's noisy moves without the checks, which
+    /// are generated when the quiet moves are first asked for
+    /// ([`Picker::checks_later`]).
+    checks_later: bool,
 }
 
 impl<'a> Picker<'a> {
@@ -111,6 +115,40 @@ impl<'a> Picker<'a> {
         p
     }
 
+    /// Quiescence with checks: a picker over `V::noisy_moves(b, false)`
+    /// that generates `V::noisy_moves(b, true)` only when its tactical
+    /// moves are spent (most nodes cut before). The order is that of
+    /// [`Picker::new`] over the list with checks, with no hash move or
+    /// refutations: both lists have the same tactical moves in the same
+    /// order, and the checks are quiet.
+    pub fn checks_later<V: Evaluate>(b: &'a Board, moves: &'a mut MoveList, scores: &'a mut Scores) -> Picker<'a> {
+        let mut p = Self::build::<V>(b, moves, scores, &Ordering::NONE, false);
+        p.checks_later = true;
+        p
+    }
+
+    /// Replaces the quiet moves (none yielded yet) by those of the list
+    /// with checks, in its order; the tactical moves keep their places
+    /// after them, with their scores.
+    fn add_checks<V: Evaluate>(&mut self) {
+        debug_assert!(self.quiet == 0);
+        let mut all = MoveList::new();
+        V::noisy_moves(self.b, true, &mut all);
+        let mut moves = MoveList::new();
+        moves.extend(all.iter().copied().filter(|&m| !V::is_tactical(self.b, m)));
+        let quiets = moves.len();
+        debug_assert_eq!(all.len() - quiets, self.moves.len() - self.quiet_end);
+        moves.extend(self.moves[self.quiet_end..].iter().copied());
+        let mut scores = Scores::new();
+        scores.extend(std::iter::repeat_n(0, quiets));
+        scores.extend(self.scores[self.quiet_end..].iter().copied());
+        *self.moves = moves;
+        *self.scores = scores;
+        self.tactical = self.tactical - self.quiet_end + quiets;
+        self.quiet_end = quiets;
+        self.checks_later = false;
+    }
+
     fn build<V: Evaluate>(
         b: &'a Board,
         moves: &'a mut MoveList,
@@ -130,6 +168,7 @@ impl<'a> Picker<'a> {
             tactical: 0,
             refutation: 0,
             yielded: [Move::NONE; 3],
+            checks_later: false,
         };
         p.split::<V>(tactical_only);
         p
@@ -256,6 +295,9 @@ impl<'a> Picker<'a> {
                     self.stage = Stage::ScoreQuiet;
                 }
                 Stage::ScoreQuiet => {
+                    if self.checks_later {
+                        self.add_checks::<V>();
+                    }
                     let o = self.order;
                     let us = self.b.turn();
                     for i in self.quiet..self.quiet_end {
@@ -425,6 +467,34 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+    }
+
+    /// Quiescence's picker that adds the checks late yields what the eager
+    /// picker over the list with checks yields, in the same order.
+    #[test]
+    fn checks_later_is_the_same_order() {
+        use crate::variant::Dynamo;
+        let boards = positions::<Dynamo>(12, 15);
+        let mut rng = fastrand::Rng::with_seed(15);
+        let h = trained_histories::<Dynamo>(&boards, &mut rng);
+        let (mut compared, mut checks) = (0, 0);
+        for b in &boards {
+            let mut all = MoveList::new();
+            Dynamo::noisy_moves(b, true, &mut all);
+            let mut scores = Scores::new();
+            let mut eager = Picker::new::<Dynamo>(b, &mut all, &mut scores, &Ordering::NONE);
+            let (mut later, mut later_scores) = (MoveList::new(), Scores::new());
+            Dynamo::noisy_moves(b, false, &mut later);
+            let mut lazy = Picker::checks_later::<Dynamo>(b, &mut later, &mut later_scores);
+            loop {
+                let (e, l) = (eager.next::<Dynamo>(&h), lazy.next::<Dynamo>(&h));
+                assert_eq!(e, l);
+                let Some((_, tactical)) = e else { break };
+                compared += 1;
+                checks += usize::from(!tactical);
+            }
+        }
+        assert!(compared > 1000 && checks > 100, "{compared} moves, {checks} quiet");
     }
 
     #[test]

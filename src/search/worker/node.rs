@@ -424,8 +424,9 @@ impl<V: Evaluate> Worker<'_, V> {
         let mut moves = MoveList::new();
         if V::NOISY_GENERATION && !full_width {
             // Only the moves searched below: none means nothing to try.
-            V::noisy_moves(b, try_checks, &mut moves);
-            if moves.is_empty() {
+            // Checks are generated later, if the other moves do not cut.
+            V::noisy_moves(b, false, &mut moves);
+            if moves.is_empty() && !try_checks {
                 return best;
             }
         } else {
@@ -436,7 +437,9 @@ impl<V: Evaluate> Worker<'_, V> {
         }
         let mut scores = Scores::new();
         let mut searched = 0;
-        let mut picker = if full_width || try_checks {
+        let mut picker = if V::NOISY_GENERATION && try_checks {
+            Picker::checks_later::<V>(b, &mut moves, &mut scores)
+        } else if full_width || try_checks {
             Picker::new::<V>(b, &mut moves, &mut scores, &MoveOrdering::NONE)
         } else {
             Picker::tactical::<V>(b, &mut moves, &mut scores)
