@@ -145,30 +145,48 @@ fn knight_pulls_along_its_line() {
 /// positions are what it is asked about in the search).
 #[test]
 fn is_legal_agrees_with_the_legal_list() {
-    let mut rng = fastrand::Rng::with_seed(62);
     let (mut legal, mut foreign) = (0, 0);
-    for _ in 0..6 {
+    let games = random_games(62, 6, 80, |rng, all| all[rng.usize(..all.len())]);
+    let mut previous = &MoveList::new();
+    for (b, all) in &games {
+        for &m in all {
+            assert!(Dynamo::is_legal(b, m), "{} in {}", move_to_uci(m), Dynamo::fen(b));
+            legal += 1;
+        }
+        for &m in previous {
+            assert_eq!(Dynamo::is_legal(b, m), all.contains(&m), "{} in {}", move_to_uci(m), Dynamo::fen(b));
+            foreign += usize::from(!all.contains(&m));
+        }
+        previous = all;
+    }
+    assert!(legal > 10_000 && foreign > 10_000, "{legal} legal, {foreign} not");
+}
+
+/// The positions of `games` random games of at most `plies` turns from the
+/// start, each with its legal turns (never none), the turn played chosen
+/// by `choose` among them.
+fn random_games(
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut choose: impl FnMut(&mut fastrand::Rng, &MoveList) -> fission::types::Move,
+) -> Vec<(Board, MoveList)> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
         let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
-        let mut previous = MoveList::new();
-        for _ in 0..80 {
+        for _ in 0..plies {
             let mut all = MoveList::new();
             Dynamo::legal_moves(&b, &mut all);
             if all.is_empty() {
                 break;
             }
-            for &m in &all {
-                assert!(Dynamo::is_legal(&b, m), "{} in {}", move_to_uci(m), Dynamo::fen(&b));
-                legal += 1;
-            }
-            for &m in &previous {
-                assert_eq!(Dynamo::is_legal(&b, m), all.contains(&m), "{} in {}", move_to_uci(m), Dynamo::fen(&b));
-                foreign += usize::from(!all.contains(&m));
-            }
-            previous = all.clone();
-            b = Dynamo::play(&b, all[rng.usize(..all.len())]);
+            let next = Dynamo::play(&b, choose(&mut rng, &all));
+            out.push((b, all));
+            b = next;
         }
     }
-    assert!(legal > 10_000 && foreign > 10_000, "{legal} legal, {foreign} not");
+    out
 }
 
 /// What quiescence's generator relies on to skip quiet first parts when it
@@ -178,27 +196,12 @@ fn is_legal_agrees_with_the_legal_list() {
 #[test]
 fn no_exit_or_promotion_follows_a_quiet_first_part() {
     use fission::types::MoveKind;
-    let mut boards = Vec::new();
-    let mut rng = fastrand::Rng::with_seed(61);
-    for _ in 0..12 {
-        let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
-        for _ in 0..150 {
-            let mut all = MoveList::new();
-            Dynamo::legal_moves(&b, &mut all);
-            if all.is_empty() {
-                break;
-            }
-            boards.push(b.clone());
-            // Exits and promotions half the time, to reach emptier boards.
-            let noisy: Vec<_> = all.iter().copied().filter(|&m| m.kind() != MoveKind::Normal).collect();
-            let m = if rng.bool() && !noisy.is_empty() {
-                noisy[rng.usize(..noisy.len())]
-            } else {
-                all[rng.usize(..all.len())]
-            };
-            b = Dynamo::play(&b, m);
-        }
-    }
+    // Exits and promotions half the time, to reach emptier boards.
+    let games = random_games(61, 12, 150, |rng, all| {
+        let noisy: Vec<_> = all.iter().copied().filter(|&m| m.kind() != MoveKind::Normal).collect();
+        if rng.bool() && !noisy.is_empty() { noisy[rng.usize(..noisy.len())] } else { all[rng.usize(..all.len())] }
+    });
+    let mut boards: Vec<Board> = games.into_iter().map(|(b, _)| b).collect();
     let suites = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft-suites/dynamo.perft")).unwrap();
     for line in suites.lines().filter_map(|l| l.strip_prefix("epd ")) {
         boards.push(Dynamo::from_fen(line.trim()).unwrap());
@@ -238,31 +241,21 @@ fn noisy_turns_are_the_legal_turns_with_exits_promotions_or_checks() {
                 MoveKind::Exit | MoveKind::DisplacementExit | MoveKind::ExitDisplacement | MoveKind::TwoExits
             )
     };
-    let mut rng = fastrand::Rng::with_seed(27);
     let mut checked = 0;
-    for _ in 0..6 {
-        let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
-        for _ in 0..60 {
-            let mut all = MoveList::new();
-            Dynamo::legal_moves(&b, &mut all);
-            if all.is_empty() {
-                break;
-            }
-            for checks in [false, true] {
-                let mut got = MoveList::new();
-                Dynamo::noisy_moves(&b, checks, &mut got);
-                let mut got: Vec<String> = got.iter().map(|&m| move_to_uci(m)).collect();
-                let mut want: Vec<String> = all
-                    .iter()
-                    .filter(|&&m| noisy(m) || (checks && Dynamo::is_check(&Dynamo::play(&b, m))))
-                    .map(|&m| move_to_uci(m))
-                    .collect();
-                got.sort();
-                want.sort();
-                assert_eq!(got, want, "checks {checks} in {}", Dynamo::fen(&b));
-                checked += want.len();
-            }
-            b = Dynamo::play(&b, all[rng.usize(..all.len())]);
+    for (b, all) in &random_games(27, 6, 60, |rng, all| all[rng.usize(..all.len())]) {
+        for checks in [false, true] {
+            let mut got = MoveList::new();
+            Dynamo::noisy_moves(b, checks, &mut got);
+            let mut got: Vec<String> = got.iter().map(|&m| move_to_uci(m)).collect();
+            let mut want: Vec<String> = all
+                .iter()
+                .filter(|&&m| noisy(m) || (checks && Dynamo::is_check(&Dynamo::play(b, m))))
+                .map(|&m| move_to_uci(m))
+                .collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "checks {checks} in {}", Dynamo::fen(b));
+            checked += want.len();
         }
     }
     assert!(checked > 1000, "{checked}");
