@@ -133,6 +133,8 @@ struct Generator<'a> {
     firsts: Parts,
     cands: Parts,
     safe: Vec<bool>,
+    /// For the generators' own batches.
+    scratch: Parts,
 }
 
 impl<'a> Generator<'a> {
@@ -147,18 +149,26 @@ impl<'a> Generator<'a> {
             check0: check::in_check(b, mover),
             theirs: check::relevant(b, !mover),
             their_check0: check::in_check(b, !mover),
-            firsts: Parts::new(),
-            cands: Parts::new(),
-            safe: Vec::new(),
+            // Room for a typical square's parts: no regrowth from empty.
+            firsts: Parts::with_capacity(64),
+            cands: Parts::with_capacity(64),
+            safe: Vec::with_capacity(64),
+            scratch: Parts::with_capacity(32),
         }
     }
 
     /// The turns whose first part starts on `s`, in generation order.
     fn turns_from<const NOISY: bool>(&mut self, s: Square, emit: &mut impl FnMut(Turn, bool)) {
         let Generator { b, checks, ref st, mover, ours0, check0, theirs, their_check0, .. } = *self;
-        let (firsts, cands, safe) = (&mut self.firsts, &mut self.cands, &mut self.safe);
+        let (firsts, cands, safe, scratch) = (&mut self.firsts, &mut self.cands, &mut self.safe, &mut self.scratch);
         firsts.clear();
-        parts::first_parts_from(b, &st.flags, s, firsts);
+        // Without checks, quiescence wants only first parts that exit or
+        // promote (after a quiet one no second part does either).
+        if NOISY && !checks {
+            parts::first_parts_from::<true>(b, &st.flags, s, firsts, scratch);
+        } else {
+            parts::first_parts_from::<false>(b, &st.flags, s, firsts, scratch);
+        }
         let own_first = b.by_color(mover).contains(s);
         for f in firsts.iter() {
             let f = f.part;
@@ -190,7 +200,7 @@ impl<'a> Generator<'a> {
                         _ => None,
                     },
                 };
-                parts::second_parts(&b1, mover, &info, cands);
+                parts::second_parts(&b1, mover, &info, cands, scratch);
             }
             let reverses = |second: Option<Part>| -> bool {
                 let Some(last) = &st.last else { return false };

@@ -123,6 +123,11 @@ fn exit(b: &Board, from: Square) -> Keyed {
 /// within the limit (never for a king). Pawns reaching their own last rank
 /// promote (four parts).
 pub fn dir_moves(b: &Board, s: Square, d: Vector, n: Option<u8>, out: &mut Parts) {
+    dir_moves_of::<false>(b, s, d, n, out);
+}
+
+/// [`dir_moves`], with `NOISY_ONLY` only its exits and promotions.
+fn dir_moves_of<const NOISY_ONLY: bool>(b: &Board, s: Square, d: Vector, n: Option<u8>, out: &mut Parts) {
     let Some(p) = b.piece_at(s) else { return };
     let occ = b.occupied();
     let mut t = s.step(d.0, d.1);
@@ -135,7 +140,7 @@ pub fn dir_moves(b: &Board, s: Square, d: Vector, n: Option<u8>, out: &mut Parts
             for r in PROMOTIONS {
                 out.push(disp(s, sq, Some(r)));
             }
-        } else {
+        } else if !NOISY_ONLY {
             out.push(disp(s, sq, None));
         }
         if Some(k) == n {
@@ -212,8 +217,9 @@ fn castles(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
     }
 }
 
-/// Ordinary moves of the mover's piece on `s` (rules §3.1), one exit at most.
-fn ordinary(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
+/// Ordinary moves of the mover's piece on `s` (rules §3.1), one exit at
+/// most; with `NOISY_ONLY` only its exit and promotions.
+fn ordinary<const NOISY_ONLY: bool>(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
     let Some(p) = b.piece_at(s) else { return };
     let c = p.color;
     let occ = b.occupied();
@@ -227,10 +233,11 @@ fn ordinary(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
                     for r in PROMOTIONS {
                         out.push(disp(s, t1, Some(r)));
                     }
-                } else {
+                } else if !NOISY_ONLY {
                     out.push(disp(s, t1, None));
                 }
-                if (rank(s) == start_rank(c) || rank(s) == first_rank(c))
+                if !NOISY_ONLY
+                    && (rank(s) == start_rank(c) || rank(s) == first_rank(c))
                     && let Some(t2) = t1.step(0, forward(c))
                     && !occ.contains(t2)
                 {
@@ -242,7 +249,7 @@ fn ordinary(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
             for v in KNIGHT {
                 match s.step(v.0, v.1) {
                     None => can_exit = true,
-                    Some(t) if !occ.contains(t) => out.push(disp(s, t, None)),
+                    Some(t) if !NOISY_ONLY && !occ.contains(t) => out.push(disp(s, t, None)),
                     _ => {}
                 }
             }
@@ -259,7 +266,9 @@ fn ordinary(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
                     if occ.contains(sq) {
                         break;
                     }
-                    out.push(disp(s, sq, None));
+                    if !NOISY_ONLY {
+                        out.push(disp(s, sq, None));
+                    }
                     t = sq.step(u.0, u.1);
                 }
                 if t.is_none() {
@@ -267,6 +276,7 @@ fn ordinary(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
                 }
             }
         }
+        Role::King if NOISY_ONLY => {}
         Role::King => {
             for u in ALL8 {
                 if let Some(t) = s.step(u.0, u.1)
@@ -297,23 +307,34 @@ fn merge(out: &mut Parts, keys: &mut Bitboard, batch: &mut Parts) {
     }
 }
 
-/// Every first part starting on the occupied square `s` (rules §3).
-pub fn first_parts_from(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
+/// Every first part starting on the occupied square `s` (rules §3); with
+/// `NOISY_ONLY` only those that exit or promote, exactly the ones of the
+/// full list: de-duplication by key never sets a noisy part against a
+/// quiet one (an exit's key is a king's square, which no displacement
+/// reaches, and every displacement of a pawn to its last rank promotes).
+/// `batch` is scratch space.
+pub fn first_parts_from<const NOISY_ONLY: bool>(
+    b: &Board,
+    flags: &Flags,
+    s: Square,
+    out: &mut Parts,
+    batch: &mut Parts,
+) {
     let Some(p) = b.piece_at(s) else { return };
     let mover = b.turn();
     let start = out.len();
     if p.color == mover {
-        ordinary(b, flags, s, out);
+        ordinary::<NOISY_ONLY>(b, flags, s, out);
     }
     let mut keys = out[start..].iter().fold(Bitboard::EMPTY, |k, m| k.with(m.key));
-    let mut batch = Parts::new();
+    batch.clear();
     // Knight pushes.
     for v in KNIGHT {
         if let Some(x) = s.step(v.0, v.1)
             && b.piece_at(x) == Some(Piece::new(mover, Role::Knight))
         {
-            dir_moves(b, s, neg(v), Some(1), &mut batch);
-            merge(out, &mut keys, &mut batch);
+            dir_moves_of::<NOISY_ONLY>(b, s, neg(v), Some(1), batch);
+            merge(out, &mut keys, batch);
         }
     }
     // Line pushes by the first piece behind `s` on each line.
@@ -336,25 +357,25 @@ pub fn first_parts_from(b: &Board, flags: &Flags, s: Square, out: &mut Parts) {
         let back = neg(u);
         let orth = u.0 == 0 || u.1 == 0;
         match pusher.role {
-            Role::Rook if orth => dir_moves(b, s, back, None, &mut batch),
-            Role::Bishop if !orth => dir_moves(b, s, back, None, &mut batch),
-            Role::Queen => dir_moves(b, s, back, None, &mut batch),
-            Role::King if k == 1 => dir_moves(b, s, back, Some(1), &mut batch),
+            Role::Rook if orth => dir_moves_of::<NOISY_ONLY>(b, s, back, None, batch),
+            Role::Bishop if !orth => dir_moves_of::<NOISY_ONLY>(b, s, back, None, batch),
+            Role::Queen => dir_moves_of::<NOISY_ONLY>(b, s, back, None, batch),
+            Role::King if k == 1 => dir_moves_of::<NOISY_ONLY>(b, s, back, Some(1), batch),
             Role::Pawn => {
                 let drk = rank(s) - rank(x);
                 let dfl = (file(s) - file(x)).abs();
                 if drk != 0 && drk.signum() == forward(mover) && drk.abs() <= 2 && dfl <= 1 {
                     if p.color == mover && dfl == 0 {
                         let n = if rank(x) == start_rank(mover) && k == 1 { 2 } else { 1 };
-                        dir_moves(b, s, back, Some(n), &mut batch);
+                        dir_moves_of::<NOISY_ONLY>(b, s, back, Some(n), batch);
                     } else if p.color != mover && k == 1 && dfl == 1 {
-                        dir_moves(b, s, back, Some(1), &mut batch);
+                        dir_moves_of::<NOISY_ONLY>(b, s, back, Some(1), batch);
                     }
                 }
             }
             _ => {}
         }
-        merge(out, &mut keys, &mut batch);
+        merge(out, &mut keys, batch);
     }
 }
 
@@ -495,8 +516,9 @@ fn pull(b1: &Board, s: Square, f: &FirstInfo, e: Square, out: &mut Parts) {
 
 /// Every second-part candidate on `b1`, the board after the first part
 /// (rules §4; nothing after castling).
-pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts) {
-    let mut pulls = Parts::new();
+///
+/// `pulls` is scratch space.
+pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pulls: &mut Parts) {
     // Every rule needs `s` on a line or a knight line through the first
     // part's origin (the direction from `s` to it is compared with a line
     // or knight direction, or tested for one): look at those squares only.
@@ -518,8 +540,8 @@ pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts) {
         if fc_own {
             pulls.clear();
             match f.to {
-                None => pull_exit(b1, s, f, &mut pulls),
-                Some(e) => pull(b1, s, f, e, &mut pulls),
+                None => pull_exit(b1, s, f, pulls),
+                Some(e) => pull(b1, s, f, e, pulls),
             }
             // A pull identical to a push-type move from the same square is kept once.
             let pushed = out[start..].iter().fold(Bitboard::EMPTY, |k, m| k.with(m.key));
