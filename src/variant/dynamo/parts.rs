@@ -514,6 +514,21 @@ fn pull(b1: &Board, s: Square, f: &FirstInfo, e: Square, out: &mut Parts) {
     dir_moves(b1, s, d, None, out);
 }
 
+/// The first occupied square from `from` stepping away from `e` along the
+/// direction of the move `from` → `e` (none if it has no direction).
+fn first_behind(b1: &Board, from: Square, e: Square) -> Bitboard {
+    let Some(u) = norm(diff(e, from)) else { return Bitboard::EMPTY };
+    let occ = b1.occupied();
+    let mut t = from.step(-u.0, -u.1);
+    while let Some(sq) = t {
+        if occ.contains(sq) {
+            return Bitboard::from_square(sq);
+        }
+        t = sq.step(-u.0, -u.1);
+    }
+    Bitboard::EMPTY
+}
+
 /// Every second-part candidate on `b1`, the board after the first part
 /// (rules §4; nothing after castling).
 ///
@@ -523,7 +538,14 @@ pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pu
     // part's origin (the direction from `s` to it is compared with a line
     // or knight direction, or tested for one): look at those squares only.
     let reach = crate::attacks::queen_attacks(f.from, Bitboard::EMPTY) | knight_lines(f.from);
-    for s in b1.occupied() & reach {
+    // After a displacement along `u` (to `e`), a following push and a pull
+    // both need `s` behind the origin along `u` with nothing between: only
+    // the first piece behind it can qualify.
+    let squares = match f.to {
+        None => b1.occupied() & reach,
+        Some(e) => first_behind(b1, f.from, e) & reach,
+    };
+    for s in squares {
         let Some(p) = b1.piece_at(s) else { continue };
         let own = p.color == mover;
         let fc_own = f.fc == mover;
