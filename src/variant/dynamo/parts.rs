@@ -541,8 +541,12 @@ pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pu
     // After a displacement along `u` (to `e`), a following push and a pull
     // both need `s` behind the origin along `u` with nothing between: only
     // the first piece behind it can qualify.
+    // After an exit, a push or pull that could have sent the piece off
+    // comes from a neighbour, a knight's leap away, or (a slider's, clear
+    // to the edge through the origin) the first piece on one of its lines.
+    let occ = b1.occupied();
     let squares = match f.to {
-        None => b1.occupied() & reach,
+        None => occ & reach & (crate::attacks::queen_attacks(f.from, occ) | crate::attacks::knight_attacks(f.from)),
         Some(e) => first_behind(b1, f.from, e) & reach,
     };
     for s in squares {
