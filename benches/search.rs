@@ -1,6 +1,6 @@
 //! Search speed: nodes per second of a fixed-depth search over the bench
-//! positions, one thread, per variant; and time to depth at one and two
-//! threads on the atomic positions (lazy SMP).
+//! positions, one thread, per variant (dynamo included); and time to depth
+//! at one and two threads on the atomic positions (lazy SMP).
 //!
 //! `cargo bench --bench search`
 
@@ -9,7 +9,7 @@ use fission::eval::Evaluate;
 use fission::search::bench;
 use fission::search::tt::TranspositionTable;
 use fission::search::{Control, Limits, SearchOptions, Silent, think};
-use fission::{Atomic, Board, Chess, Push};
+use fission::{Atomic, Board, Chess, Dynamo, Push};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,6 +45,11 @@ fn search(c: &mut Criterion) {
     let n = search_all::<Push>(&push, 6, 1);
     group.throughput(Throughput::Elements(n));
     group.bench_function("push-d6-t1", |b| b.iter(|| search_all::<Push>(&push, 6, 1)));
+    // Dynamo: most of its cost is move generation (two-part turns).
+    let dynamo = boards("dynamo");
+    let n = search_all::<Dynamo>(&dynamo, 4, 1);
+    group.throughput(Throughput::Elements(n));
+    group.bench_function("dynamo-d4-t1", |b| b.iter(|| search_all::<Dynamo>(&dynamo, 4, 1)));
     group.finish();
 
     // Time to depth 10 on the atomic positions, one thread and two.
