@@ -130,6 +130,8 @@ struct Generator<'a> {
     /// The same for the enemy king.
     theirs: Bitboard,
     their_check0: bool,
+    /// The squares where the last turn made pieces appear.
+    last_appeared: Bitboard,
     firsts: Parts,
     cands: Parts,
     safe: Vec<bool>,
@@ -140,15 +142,19 @@ struct Generator<'a> {
 impl<'a> Generator<'a> {
     fn new(b: &'a Board, checks: bool) -> Self {
         let mover = b.turn();
+        let st = State::unpack(b.extra());
         Generator {
             b,
             checks,
-            st: State::unpack(b.extra()),
+            st,
             mover,
             ours0: check::relevant(b, mover),
             check0: check::in_check(b, mover),
             theirs: check::relevant(b, !mover),
             their_check0: check::in_check(b, !mover),
+            last_appeared: st
+                .last
+                .map_or(Bitboard::EMPTY, |r| r.appear().fold(Bitboard::EMPTY, |bb, (_, sq)| bb.with(sq))),
             // Room for a typical square's parts: no regrowth from empty.
             firsts: Parts::with_capacity(64),
             cands: Parts::with_capacity(64),
@@ -159,7 +165,7 @@ impl<'a> Generator<'a> {
 
     /// The turns whose first part starts on `s`, in generation order.
     fn turns_from<const NOISY: bool>(&mut self, s: Square, emit: &mut impl FnMut(Turn, bool)) {
-        let Generator { b, checks, ref st, mover, ours0, check0, theirs, their_check0, .. } = *self;
+        let Generator { b, checks, ref st, mover, ours0, check0, theirs, their_check0, last_appeared, .. } = *self;
         let (firsts, cands, safe, scratch) = (&mut self.firsts, &mut self.cands, &mut self.safe, &mut self.scratch);
         firsts.clear();
         // Without checks, quiescence wants only first parts that exit or
@@ -202,8 +208,11 @@ impl<'a> Generator<'a> {
                 };
                 parts::second_parts(&b1, mover, &info, cands, scratch);
             }
+            // A turn that undoes the last one makes vanish exactly what it
+            // made appear, so its first part starts on one of those squares.
+            let may_reverse = last_appeared.contains(f.from());
             let reverses = |second: Option<Part>| -> bool {
-                let Some(last) = &st.last else { return false };
+                let Some(last) = &st.last.filter(|_| may_reverse) else { return false };
                 let mut rec = Record::default();
                 f.record_into(b, &mut rec);
                 if let Some(c) = second {
