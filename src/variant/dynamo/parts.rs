@@ -379,19 +379,6 @@ pub fn first_parts_from<const NOISY_ONLY: bool>(
     }
 }
 
-/// Squares `from + k·v` (k >= 1) along the eight knight vectors.
-fn knight_lines(from: Square) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    for v in KNIGHT {
-        let mut t = from.step(v.0, v.1);
-        while let Some(sq) = t {
-            bb = bb.with(sq);
-            t = sq.step(v.0, v.1);
-        }
-    }
-    bb
-}
-
 /// What the second-part rules need to know of the first part.
 pub struct FirstInfo {
     /// Colour and type (before promotion) of the piece the first part moved.
@@ -535,19 +522,17 @@ fn first_behind(b1: &Board, from: Square, e: Square) -> Bitboard {
 /// `pulls` is scratch space.
 pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pulls: &mut Parts) {
     // Every rule needs `s` on a line or a knight line through the first
-    // part's origin (the direction from `s` to it is compared with a line
-    // or knight direction, or tested for one): look at those squares only.
-    let reach = crate::attacks::queen_attacks(f.from, Bitboard::EMPTY) | knight_lines(f.from);
-    // After a displacement along `u` (to `e`), a following push and a pull
-    // both need `s` behind the origin along `u` with nothing between: only
-    // the first piece behind it can qualify.
-    // After an exit, a push or pull that could have sent the piece off
-    // comes from a neighbour, a knight's leap away, or (a slider's, clear
-    // to the edge through the origin) the first piece on one of its lines.
+    // part's origin, and narrower than that:
+    // - after a displacement along `u` (a line or a knight's leap, to `e`),
+    //   a following push and a pull both need `s` behind the origin along
+    //   `u` with nothing between: only the first piece behind it qualifies;
+    // - after an exit, a push or pull that could have sent the piece off
+    //   comes from a neighbour, a knight's leap away, or (a slider's, clear
+    //   to the edge through the origin) the first piece on one of its lines.
     let occ = b1.occupied();
     let squares = match f.to {
-        None => occ & reach & (crate::attacks::queen_attacks(f.from, occ) | crate::attacks::knight_attacks(f.from)),
-        Some(e) => first_behind(b1, f.from, e) & reach,
+        None => occ & (crate::attacks::queen_attacks(f.from, occ) | crate::attacks::knight_attacks(f.from)),
+        Some(e) => first_behind(b1, f.from, e),
     };
     for s in squares {
         let Some(p) = b1.piece_at(s) else { continue };
