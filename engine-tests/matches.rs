@@ -243,6 +243,12 @@ fn elo_and_los_known_values() {
     assert_eq!(t.elo_text(), "+441.1 (> +297)");
     let t = Tally { wins: 3, losses: 38, ..Tally::default() };
     assert_eq!(t.elo_text(), "-441.1 (< -297)");
+    // One win, one loss: mu = 0.5, var = 0.25, 95%: 0.5 +- 0.692965, both
+    // ends past the scale, so no bound at all, and an even score is +0.0
+    // (elo_from_score(0.5) is -0.0 in floating point).
+    let t = Tally { wins: 1, losses: 1, ..Tally::default() };
+    assert_eq!(t.elo_text(), "+0.0 +/- inf");
+    assert_eq!(Tally { wins: 30, losses: 30, draws: 40, ..Tally::default() }.elo_text(), "+0.0 +/- 53.2");
 }
 
 #[test]

@@ -642,13 +642,8 @@ fn random_net_file_for(
     seed: u64,
     variant: fission::VariantKind,
 ) -> (String, fission::nnue::network::Network) {
-    use fission::nnue::network::{HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network};
-    let mut rng = fission::types::SplitMix::new(seed);
-    let mut small = |range: u64| ((rng.next_u64() % (2 * range + 1)) as i64 - range as i64) as i16;
-    let fw: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| small(150)).collect();
-    let fb: [i16; HIDDEN] = std::array::from_fn(|_| small(200));
-    let ow: [i16; 2 * HIDDEN] = std::array::from_fn(|_| small(MAX_OUTPUT_WEIGHT as u64));
-    let net = Network::from_parts(variant, fw, fb, ow, 321).unwrap();
+    use fission::nnue::network::Network;
+    let net = Network::random(variant, 128, seed);
     let path = dir.file(&format!("random-{variant}-{seed}.fnn"));
     std::fs::write(&path, net.to_bytes()).unwrap();
     (path, net)

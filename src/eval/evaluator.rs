@@ -17,7 +17,7 @@
 use super::Evaluate;
 use crate::board::Board;
 use crate::nnue::accumulator::AccumulatorStack;
-use crate::nnue::network::{FILE_BYTES, HIDDEN, INPUTS, Network};
+use crate::nnue::network::{HEADER_BYTES, INPUTS, MAX_HIDDEN, Network, file_bytes};
 use crate::nnue::{self};
 use crate::variant::VariantKind;
 use std::io::Read;
@@ -61,11 +61,12 @@ impl Evaluation {
         }
     }
 
-    /// Reads a net file. The size is checked before anything is read (a
-    /// regular file must be exactly a net's size; anything else, such as a
-    /// device or a pipe, is read no further than that), so a wrong file
-    /// costs neither time nor memory. The error names the file and says
-    /// what is wrong.
+    /// Reads a net file. The header is read first and the size checked
+    /// against the one it announces before anything else is read (a
+    /// regular file must be exactly that size; anything else, such as a
+    /// device or a pipe, is read no further than the largest net), so a
+    /// wrong file costs neither time nor memory. The error names the file
+    /// and says what is wrong.
     pub fn load_net(path: &Path) -> Result<Arc<Network>, String> {
         let shown = path.display();
         let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
@@ -73,11 +74,18 @@ impl Evaluation {
         if meta.is_dir() {
             return Err(format!("{shown} is a directory"));
         }
-        if meta.is_file() && meta.len() != FILE_BYTES as u64 {
-            return Err(format!("{shown}: {} bytes, a {INPUTS}x{HIDDEN} network has {FILE_BYTES}", meta.len()));
+        let limit = file_bytes(MAX_HIDDEN) as u64;
+        let mut bytes = Vec::with_capacity(HEADER_BYTES);
+        let mut reader = file.take(limit + 1);
+        (&mut reader)
+            .take(HEADER_BYTES as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let (hidden, _, size) = Network::read_header(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+        if meta.is_file() && meta.len() != size as u64 {
+            return Err(format!("{shown}: {} bytes, a {INPUTS}x{hidden} network has {size}", meta.len()));
         }
-        let mut bytes = Vec::with_capacity(FILE_BYTES + 1);
-        file.take(FILE_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        reader.read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {e}"))?;
         Network::from_bytes(&bytes).map(Arc::new).map_err(|e| format!("{shown}: {e}"))
     }
 
@@ -93,7 +101,7 @@ impl Evaluation {
     pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical => "classical".to_string(),
-            Evaluation::Nnue(net) => format!("{} network, {INPUTS}x{HIDDEN}", net.variant()),
+            Evaluation::Nnue(net) => format!("{} network, {INPUTS}x{}", net.variant(), net.hidden()),
         }
     }
 
@@ -182,13 +190,12 @@ mod tests {
 
     #[test]
     fn a_net_with_huge_outputs_is_clamped_below_mate() {
-        let (fw, fb, ow, _) = {
-            let net = nnue::default_net(VariantKind::Atomic).unwrap();
-            let (fw, fb, ow, ob) = net.parts();
-            (fw.to_vec(), *fb, *ow, ob)
-        };
+        let embedded = nnue::default_net(VariantKind::Atomic).unwrap();
+        let (fw, fb, ow, _) = embedded.parts();
         for bias in [i32::MAX / 2, -(i32::MAX / 2)] {
-            let net = Arc::new(Network::from_parts(VariantKind::Atomic, fw.clone(), fb, ow, bias).unwrap());
+            let parts = (fw.to_vec(), fb.to_vec(), ow.to_vec());
+            let net = Network::from_parts(VariantKind::Atomic, parts.0, parts.1, parts.2, bias);
+            let net = Arc::new(net.unwrap());
             let b = Atomic::from_fen(Atomic::start_fen()).unwrap();
             let raw = net.evaluate(&net.refresh(&b), b.turn());
             assert!(raw.abs() > EVAL_LIMIT, "the test net is extreme: {raw}");
@@ -205,7 +212,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("fission-evaluator-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let big = dir.join("big.fnn");
-        std::fs::write(&big, vec![0u8; FILE_BYTES * 3]).unwrap();
+        let mut image = nnue::default_net(VariantKind::Atomic).unwrap().to_bytes();
+        image.resize(image.len() * 3, 0);
+        std::fs::write(&big, &image).unwrap();
         assert!(Evaluation::load_net(&big).unwrap_err().contains("bytes"));
         let good = dir.join("good.fnn");
         std::fs::write(&good, nnue::default_net(VariantKind::Atomic).unwrap().to_bytes()).unwrap();

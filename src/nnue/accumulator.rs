@@ -8,15 +8,35 @@
 //! alike, and [`Network::apply`] applies it. The search's
 //! [`AccumulatorStack`] does so lazily, only for positions it evaluates.
 
-use super::network::{HIDDEN, Network};
+use super::network::Network;
 use crate::board::Board;
 use crate::types::{Color, Piece, Role, Square};
 
-/// First-layer outputs for both points of view, indexed by colour.
+/// First-layer outputs for both points of view: White's view, then
+/// Black's, each as wide as the network's hidden layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
 pub struct Accumulator {
-    pub values: [[i16; HIDDEN]; 2],
+    values: Vec<i16>,
+}
+
+impl Accumulator {
+    /// All zeros, for a net of width `hidden`.
+    pub fn zeroed(hidden: usize) -> Accumulator {
+        Accumulator { values: vec![0; 2 * hidden] }
+    }
+
+    /// The values seen from `c`'s side.
+    #[inline(always)]
+    pub fn view(&self, c: Color) -> &[i16] {
+        let h = self.values.len() / 2;
+        &self.values[c.index() * h..(c.index() + 1) * h]
+    }
+
+    #[inline(always)]
+    pub fn view_mut(&mut self, c: Color) -> &mut [i16] {
+        let h = self.values.len() / 2;
+        &mut self.values[c.index() * h..(c.index() + 1) * h]
+    }
 }
 
 /// The pieces one move takes off the board and puts on it: the difference
@@ -76,7 +96,7 @@ impl AccumulatorStack {
     /// A stack of `plies` entries for a path starting at `root`.
     pub fn new(net: &Network, root: &Board, plies: usize) -> AccumulatorStack {
         let plies = plies.max(1);
-        let mut accs = vec![Accumulator::default(); plies];
+        let mut accs = vec![Accumulator::zeroed(net.hidden()); plies];
         accs[0] = net.refresh(root);
         let mut fresh = vec![false; plies];
         fresh[0] = true;
@@ -110,11 +130,5 @@ impl AccumulatorStack {
             self.fresh[k] = true;
         }
         &self.accs[ply]
-    }
-}
-
-impl Default for Accumulator {
-    fn default() -> Self {
-        Accumulator { values: [[0; HIDDEN]; 2] }
     }
 }

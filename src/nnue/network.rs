@@ -1,27 +1,29 @@
-//! The network: (768 → [`HIDDEN`]) × 2 → 1, perspective, SCReLU.
+//! The network: (768 → H) × 2 → 1, perspective, SCReLU, for a hidden
+//! width H chosen by the file (a multiple of 16, up to [`MAX_HIDDEN`]).
 //!
 //! **Input.** For each point of view, the 768 binary features of
 //! [`super::features`]; the first layer turns each side's active features
-//! into an [`Accumulator`] of [`HIDDEN`] values, updated move by move
+//! into an [`Accumulator`] of H values, updated move by move
 //! ([`super::accumulator`]).
 //!
 //! **Output.** `[acc(side to move), acc(other side)]`, each value clipped to
-//! `0..=QA` and squared (SCReLU), dotted with [`HIDDEN`] × 2 output weights,
-//! plus the output bias, scaled to centipawns.
+//! `0..=QA` and squared (SCReLU), dotted with 2·H output weights, plus the
+//! output bias, scaled to centipawns.
 //!
 //! **Quantisation.** Feature weights and biases are `i16` at scale
 //! [`QA`] = 255, output weights `i16` at scale [`QB`] = 256, the output bias
 //! `i32` at scale `QA * QB`; the trainer clips the float weights so that
 //! nothing overflows (feature weights to ±1.98, so 32 pieces and the bias fit
-//! an `i16`; output weights to [`MAX_OUTPUT_WEIGHT`] / `QB`, so a SIMD lane's
-//! sum fits an `i32`). The evaluation is
-//! `(Σ screlu(a)·w / QA + bias) · SCALE / (QA · QB)`.
+//! an `i16`; output weights to [`MAX_OUTPUT_WEIGHT`] / `QB`). The evaluation
+//! is `(Σ screlu(a)·w / QA + bias) · SCALE / (QA · QB)`, computed exactly
+//! (the AVX2 output kernel splits each weight so that its products fit 16
+//! bits, see [`super::simd`]).
 //!
-//! **File format** (little-endian): `b"FSNN"`, `u32` version (1), `u32`
-//! inputs (768), `u32` hidden size, `u32` variant code (as in
-//! [`super::data`]), then feature weights `i16[768][HIDDEN]` (feature-major),
-//! feature biases `i16[HIDDEN]`, output weights `i16[2 * HIDDEN]` (side to
-//! move's half first), output bias `i32`.
+//! **File format** (little-endian): `b"FSNN"`, `u32` version (1),
+//! `u32` inputs (768), `u32` hidden width H, `u32` variant code (as in
+//! [`super::data`]), then feature weights `i16[768][H]` (feature-major),
+//! feature biases `i16[H]`, output weights `i16[2 * H]` (side to move's half
+//! first), output bias `i32`.
 //!
 //! **Kernels.** [`super::simd`]: AVX2 or scalar, chosen once when the net
 //! is built.
@@ -34,29 +36,49 @@ use crate::board::Board;
 use crate::types::Color;
 use crate::variant::VariantKind;
 
-pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 pub const QB: i32 = 256;
 /// Output units per centipawn-sigmoid: the net predicts `score / SCALE`.
 pub const SCALE: i32 = 400;
-/// The largest output weight (in magnitude). The AVX2 output kernel sums
-/// `2 * HIDDEN / 8` products `QA² · w` in each `i32` lane, which must not
-/// overflow: 32 · 65025 · 1000 < 2³¹.
+/// The largest output weight (in magnitude).
 pub const MAX_OUTPUT_WEIGHT: i32 = 1000;
-const _: () = assert!((2 * HIDDEN / 8) as i64 * (QA * QA) as i64 * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+/// Hidden widths are multiples of this (the AVX2 kernels' 16 lanes).
+pub const HIDDEN_STEP: usize = 16;
+/// The widest hidden layer: the AVX2 output kernel's 32-bit lanes each sum
+/// H/4 products of an activation squared and a weight's high part (at most
+/// `QA² · 64`), which must not overflow.
+pub const MAX_HIDDEN: usize = 1024;
+const _: () = assert!((MAX_HIDDEN / 4) as i64 * (QA * QA) as i64 * 64 <= i32::MAX as i64);
+const _: () = assert!(MAX_HIDDEN.is_multiple_of(HIDDEN_STEP) && MAX_OUTPUT_WEIGHT < 64 * 16);
 const MAGIC: &[u8; 4] = b"FSNN";
 const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 20;
-/// Size of a net file for [`HIDDEN`].
-pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Magic, version, inputs, hidden width, variant.
+pub const HEADER_BYTES: usize = 20;
+
+/// Size of a net file of hidden width `hidden`.
+pub const fn file_bytes(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// Whether the engine runs hidden width `h`.
+pub fn check_hidden(h: usize) -> Result<(), String> {
+    if h == 0 || !h.is_multiple_of(HIDDEN_STEP) || h > MAX_HIDDEN {
+        return Err(format!(
+            "hidden width {h}: a multiple of {HIDDEN_STEP} from {HIDDEN_STEP} to {MAX_HIDDEN} is needed"
+        ));
+    }
+    Ok(())
+}
 
 /// A loaded, quantised network.
 #[derive(Clone)]
 pub struct Network {
-    /// `[feature][HIDDEN]`, flattened.
+    hidden: usize,
+    /// `[feature][hidden]`, flattened.
     feature_weights: Vec<i16>,
-    feature_bias: [i16; HIDDEN],
-    output_weights: [i16; 2 * HIDDEN],
+    feature_bias: Vec<i16>,
+    /// `[2 * hidden]`: side to move's half first.
+    output_weights: Vec<i16>,
     output_bias: i32,
     variant: VariantKind,
     /// The kernels this CPU runs, chosen once.
@@ -65,7 +87,7 @@ pub struct Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({} hidden, {})", HIDDEN, self.variant)
+        write!(f, "Network({INPUTS}x{}, {})", self.hidden, self.variant)
     }
 }
 
@@ -73,15 +95,14 @@ fn le_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
-fn le_i16s(bytes: &[u8], out: &mut [i16]) {
-    for (o, c) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-        *o = i16::from_le_bytes([c[0], c[1]]);
-    }
+fn le_i16s(bytes: &[u8], n: usize) -> Vec<i16> {
+    bytes.chunks_exact(2).take(n).map(|c| i16::from_le_bytes([c[0], c[1]])).collect()
 }
 
 impl Network {
-    /// Reads a net file; the error says what is wrong with it.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    /// The width and variant a file's header announces, and the size the
+    /// whole file must have; the error says what is wrong.
+    pub fn read_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize), String> {
         if bytes.len() < HEADER_BYTES || &bytes[0..4] != MAGIC {
             return Err("not a Fission network file (no FSNN header)".into());
         }
@@ -90,36 +111,41 @@ impl Network {
             return Err(format!("network format version {version}, this build reads {VERSION}"));
         }
         let (inputs, hidden) = (le_u32(bytes, 8) as usize, le_u32(bytes, 12) as usize);
-        if inputs != INPUTS || hidden != HIDDEN {
-            return Err(format!("a {inputs}x{hidden} network; this build runs {INPUTS}x{HIDDEN}"));
+        if inputs != INPUTS || check_hidden(hidden).is_err() {
+            return Err(format!(
+                "a {inputs}x{hidden} network; this build runs {INPUTS}xH for H a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
+            ));
         }
         let code = le_u32(bytes, 16);
         let variant = u8::try_from(code)
             .ok()
             .and_then(variant_from_code)
             .ok_or_else(|| format!("unknown variant code {code}"))?;
-        if bytes.len() != FILE_BYTES {
-            return Err(format!("{} bytes, a {INPUTS}x{HIDDEN} network has {FILE_BYTES}", bytes.len()));
+        Ok((hidden, variant, file_bytes(hidden)))
+    }
+
+    /// Reads a net file; the error says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let (h, variant, size) = Network::read_header(bytes)?;
+        if bytes.len() != size {
+            return Err(format!("{} bytes, a {INPUTS}x{h} network has {size}", bytes.len()));
         }
         let mut at = HEADER_BYTES;
-        let mut feature_weights = vec![0i16; INPUTS * HIDDEN];
-        le_i16s(&bytes[at..], &mut feature_weights);
-        at += 2 * INPUTS * HIDDEN;
-        let mut feature_bias = [0i16; HIDDEN];
-        le_i16s(&bytes[at..], &mut feature_bias);
-        at += 2 * HIDDEN;
-        let mut output_weights = [0i16; 2 * HIDDEN];
-        le_i16s(&bytes[at..], &mut output_weights);
-        at += 4 * HIDDEN;
+        let feature_weights = le_i16s(&bytes[at..], INPUTS * h);
+        at += 2 * INPUTS * h;
+        let feature_bias = le_i16s(&bytes[at..], h);
+        at += 2 * h;
+        let output_weights = le_i16s(&bytes[at..], 2 * h);
+        at += 4 * h;
         let output_bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         Network::from_parts(variant, feature_weights, feature_bias, output_weights, output_bias)
     }
 
     /// The file image of this net (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let mut out = Vec::with_capacity(file_bytes(self.hidden));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUTS as u32, HIDDEN as u32, variant_code(self.variant) as u32] {
+        for v in [VERSION, INPUTS as u32, self.hidden as u32, variant_code(self.variant) as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for w in self.feature_weights.iter().chain(&self.feature_bias).chain(&self.output_weights) {
@@ -129,26 +155,43 @@ impl Network {
         out
     }
 
-    /// A net from quantised parts (the trainer's output).
+    /// A net from quantised parts (the trainer's output); the width is the
+    /// number of feature biases.
     pub fn from_parts(
         variant: VariantKind,
         feature_weights: Vec<i16>,
-        feature_bias: [i16; HIDDEN],
-        output_weights: [i16; 2 * HIDDEN],
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
         output_bias: i32,
     ) -> Result<Network, String> {
-        if feature_weights.len() != INPUTS * HIDDEN {
-            return Err(format!("{} feature weights, expected {}", feature_weights.len(), INPUTS * HIDDEN));
+        let h = feature_bias.len();
+        check_hidden(h)?;
+        if feature_weights.len() != INPUTS * h || output_weights.len() != 2 * h {
+            return Err(format!(
+                "{} feature weights and {} output weights, expected {} and {}",
+                feature_weights.len(),
+                output_weights.len(),
+                INPUTS * h,
+                2 * h
+            ));
         }
-        if let Some(w) = output_weights.iter().find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16) {
+        if let Some(w) = output_weights.iter().find(|w| w.unsigned_abs() as i32 > MAX_OUTPUT_WEIGHT) {
             return Err(format!("output weight {w} out of range (at most {MAX_OUTPUT_WEIGHT} in magnitude)"));
         }
-        Ok(Network { feature_weights, feature_bias, output_weights, output_bias, variant, kernels: Kernels::detect() })
+        Ok(Network {
+            hidden: h,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            variant,
+            kernels: Kernels::detect(),
+        })
     }
 
     /// The quantised parts, as [`Network::from_parts`] takes them (for a
     /// trainer that starts from this net).
-    pub fn parts(&self) -> (&[i16], &[i16; HIDDEN], &[i16; 2 * HIDDEN], i32) {
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], i32) {
         (&self.feature_weights, &self.feature_bias, &self.output_weights, self.output_bias)
     }
 
@@ -157,21 +200,38 @@ impl Network {
         self.variant
     }
 
-    #[inline(always)]
-    fn column(&self, f: usize) -> &[i16; HIDDEN] {
-        self.feature_weights[f * HIDDEN..(f + 1) * HIDDEN].try_into().expect("HIDDEN weights")
+    /// The hidden width H.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The same net run by other kernels (tests compare them).
+    pub fn with_kernels(mut self, kernels: Kernels) -> Network {
+        self.kernels = kernels;
+        self
+    }
+
+    /// A net of width `hidden` with random weights in the trained ranges
+    /// (for tests and for measuring the speed of a width).
+    pub fn random(variant: VariantKind, hidden: usize, seed: u64) -> Network {
+        let mut rng = crate::types::SplitMix::new(seed);
+        let mut small = |range: i64| ((rng.next_u64() % (2 * range as u64 + 1)) as i64 - range) as i16;
+        let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(200)).collect();
+        let fb: Vec<i16> = (0..hidden).map(|_| small(300)).collect();
+        let ow: Vec<i16> = (0..2 * hidden).map(|_| small(MAX_OUTPUT_WEIGHT as i64)).collect();
+        Network::from_parts(variant, fw, fb, ow, 1234).expect("a valid width")
     }
 
     /// The accumulator of `b` computed from scratch.
     pub fn refresh(&self, b: &Board) -> Accumulator {
-        let mut acc = Accumulator::default();
+        let mut acc = Accumulator::zeroed(self.hidden);
         for persp in [Color::White, Color::Black] {
-            let columns: Vec<&[i16; HIDDEN]> = b
+            let columns: arrayvec::ArrayVec<u16, 64> = b
                 .occupied()
                 .into_iter()
-                .map(|sq| self.column(feature(persp, b.piece_at(sq).expect("occupied"), sq)))
+                .map(|sq| feature(persp, b.piece_at(sq).expect("occupied"), sq) as u16)
                 .collect();
-            self.kernels.apply(&mut acc.values[persp.index()], &self.feature_bias, &columns, &[]);
+            self.kernels.apply(acc.view_mut(persp), &self.feature_bias, &self.feature_weights, &columns, &[]);
         }
         acc
     }
@@ -181,15 +241,15 @@ impl Network {
         for persp in [Color::White, Color::Black] {
             // Filled in place (a `collect` would build the list and then
             // copy it).
-            let mut adds: arrayvec::ArrayVec<&[i16; HIDDEN], 32> = arrayvec::ArrayVec::new();
-            let mut subs: arrayvec::ArrayVec<&[i16; HIDDEN], 32> = arrayvec::ArrayVec::new();
+            let mut adds: arrayvec::ArrayVec<u16, 32> = arrayvec::ArrayVec::new();
+            let mut subs: arrayvec::ArrayVec<u16, 32> = arrayvec::ArrayVec::new();
             for &(p, sq) in &delta.added {
-                adds.push(self.column(feature(persp, p, sq)));
+                adds.push(feature(persp, p, sq) as u16);
             }
             for &(p, sq) in &delta.removed {
-                subs.push(self.column(feature(persp, p, sq)));
+                subs.push(feature(persp, p, sq) as u16);
             }
-            self.kernels.apply(&mut out.values[persp.index()], &acc.values[persp.index()], &adds, &subs);
+            self.kernels.apply(out.view_mut(persp), acc.view(persp), &self.feature_weights, &adds, &subs);
         }
     }
 
@@ -197,7 +257,7 @@ impl Network {
     /// position whose accumulator is `acc`, `stm` to move.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
-        let sum = self.kernels.screlu_dot(&acc.values[stm.index()], &acc.values[(!stm).index()], &self.output_weights);
+        let sum = self.kernels.screlu_dot(acc.view(stm), acc.view(!stm), &self.output_weights);
         let out = sum / QA as i64 + self.output_bias as i64;
         (out * SCALE as i64 / (QA * QB) as i64) as i32
     }
@@ -210,26 +270,12 @@ mod tests {
     use crate::types::SplitMix;
     use crate::variant::{Atomic, Variant};
 
-    /// A net with random weights in the trained ranges.
-    pub fn random_net(seed: u64) -> Network {
-        let mut rng = SplitMix::new(seed);
-        let mut small = |range: i64| ((rng.next_u64() % (2 * range as u64 + 1)) as i64 - range) as i16;
-        let fw: Vec<i16> = (0..INPUTS * HIDDEN).map(|_| small(200)).collect();
-        let mut fb = [0i16; HIDDEN];
-        fb.iter_mut().for_each(|b| *b = small(300));
-        let mut ow = [0i16; 2 * HIDDEN];
-        ow.iter_mut().for_each(|w| *w = small(MAX_OUTPUT_WEIGHT as i64));
-        Network::from_parts(VariantKind::Atomic, fw, fb, ow, 1234).unwrap()
+    fn random_net(seed: u64) -> Network {
+        Network::random(VariantKind::Atomic, 128, seed)
     }
 
-    /// [`random_net`], made for `variant`.
     fn random_net_for(variant: VariantKind, seed: u64) -> Network {
-        let (fw, fb, ow, ob) = {
-            let net = random_net(seed);
-            let (fw, fb, ow, ob) = net.parts();
-            (fw.to_vec(), *fb, *ow, ob)
-        };
-        Network::from_parts(variant, fw, fb, ow, ob).unwrap()
+        Network::random(variant, 128, seed)
     }
 
     #[test]
@@ -237,7 +283,7 @@ mod tests {
         for variant in VariantKind::ALL {
             let net = random_net_for(variant, 7);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), FILE_BYTES);
+            assert_eq!(bytes.len(), file_bytes(128));
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!(back.variant(), variant, "the file names its variant");
             assert_eq!(back.to_bytes(), bytes);
@@ -248,6 +294,25 @@ mod tests {
         let mut wrong = bytes.clone();
         wrong[12] = 99; // hidden size
         assert!(Network::from_bytes(&wrong).unwrap_err().contains("x99"));
+        wrong[12] = 0;
+        wrong[13] = 1; // 256: the header and the size disagree
+        assert!(Network::from_bytes(&wrong).unwrap_err().contains("bytes"));
+        wrong[4] = 3; // version
+        assert!(Network::from_bytes(&wrong).unwrap_err().contains("version 3"));
+        // Every width round-trips, and the header names it.
+        for h in [16, 128, 256, 512, 1024] {
+            let net = Network::random(VariantKind::Chess, h, h as u64);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), file_bytes(h));
+            assert_eq!(Network::read_header(&bytes).unwrap(), (h, VariantKind::Chess, file_bytes(h)));
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back.hidden(), h);
+            assert_eq!(back.to_bytes(), bytes);
+        }
+        let over = Network::random(VariantKind::Chess, 1024, 1).to_bytes();
+        let mut wide = over.clone();
+        wide[12..16].copy_from_slice(&1040u32.to_le_bytes());
+        assert!(Network::from_bytes(&wide).unwrap_err().contains("up to 1024"));
     }
 
     #[test]
@@ -256,7 +321,7 @@ mod tests {
         let b = Board::startpos();
         let acc = net.refresh(&b);
         // The start position is its own mirror: both sides see the same.
-        assert_eq!(acc.values[0], acc.values[1]);
+        assert_eq!(acc.view(Color::White), acc.view(Color::Black));
         let w = Atomic::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         let m = Atomic::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
         assert_eq!(net.evaluate(&net.refresh(&w), Color::White), net.evaluate(&net.refresh(&m), Color::Black));
@@ -276,7 +341,7 @@ mod tests {
                 }
                 let m = moves[(rng.next_u64() % moves.len() as u64) as usize];
                 let child = V::play(&b, m);
-                let mut next = Accumulator::default();
+                let mut next = Accumulator::zeroed(net.hidden());
                 let mut delta = Delta::default();
                 delta.set(&b, &child);
                 net.apply(&acc, &delta, &mut next);
@@ -350,6 +415,31 @@ mod tests {
             if let Some(n) = crate::nnue::default_net(v) {
                 let games = if v == VariantKind::Dynamo { 2 } else { 5 };
                 assert!(crate::with_variant!(v, V => incremental_matches_fresh::<V>(&n, games, 9)) > 50);
+            }
+        }
+    }
+
+    /// The wider nets: incremental updates equal fresh
+    /// accumulators through explosions, and the SIMD kernels give the
+    /// scalar evaluation, at every width the engine is measured at.
+    #[test]
+    fn wide_nets_update_and_evaluate_exactly() {
+        for h in [256, 512, 1024] {
+            let net = Network::random(VariantKind::Atomic, h, h as u64);
+            assert!(incremental_matches_fresh::<Atomic>(&net, 6, h as u64) > 300, "width {h}");
+            let scalar = net.clone().with_kernels(Kernels::Scalar);
+            let mut rng = SplitMix::new(h as u64);
+            let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+            for _ in 0..60 {
+                let mut moves = crate::types::MoveList::new();
+                Atomic::legal_moves(&b, &mut moves);
+                if moves.is_empty() || Atomic::outcome(&b).is_some() {
+                    break;
+                }
+                b = Atomic::play(&b, moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                let (fast, slow) = (net.refresh(&b), scalar.refresh(&b));
+                assert_eq!(fast, slow, "width {h}");
+                assert_eq!(net.evaluate(&fast, b.turn()), scalar.evaluate(&slow, b.turn()), "width {h}");
             }
         }
     }

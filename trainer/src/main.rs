@@ -6,7 +6,9 @@ use fission::VariantKind;
 use fission::eval::Evaluation;
 use fission::nnue::data::read_records;
 use fission::nnue::network::SCALE;
-use fission_trainer::{Model, TrainConfig, engine_eval, eval_loss, quantise, split, train};
+use fission_trainer::{
+    DEFAULT_HIDDEN, Model, TrainConfig, check_hidden, engine_eval, eval_loss, quantise, split, train,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -63,6 +65,17 @@ struct Args {
     /// its quantised weights read back as floats.
     #[arg(long)]
     init_net: Option<PathBuf>,
+    /// Hidden width H of the (768 → H) × 2 → 1 net: a multiple of 16 up to
+    /// 1024 (default 128, or the width of --init-net / --resume). Starting
+    /// from a narrower net widens it without changing what it computes:
+    /// the new units start with output weights of zero.
+    #[arg(long, value_parser = hidden_width)]
+    hidden: Option<usize>,
+}
+
+fn hidden_width(s: &str) -> Result<usize, String> {
+    let h: usize = number(s)?;
+    check_hidden(h).map(|()| h)
 }
 
 fn number<T: std::str::FromStr>(s: &str) -> Result<T, String> {
@@ -156,8 +169,24 @@ fn run(args: Args) -> Result<(), String> {
             }
             Model::from_network(&net)
         }
-        (None, None) => Model::random(args.seed),
+        (None, None) => Model::random(args.hidden.unwrap_or(DEFAULT_HIDDEN), args.seed),
     };
+    if let Some(h) = args.hidden.filter(|&h| h != model.hidden) {
+        if h < model.hidden {
+            return Err(format!(
+                "--hidden {h} is narrower than the starting net ({}); a net is only widened",
+                model.hidden
+            ));
+        }
+        eprintln!("widening the starting net from {} to {h} hidden units", model.hidden);
+        model = model.widen(h, args.seed);
+    }
+    eprintln!(
+        "network: {}x{} ({} parameters)",
+        fission::nnue::network::INPUTS,
+        model.hidden,
+        model.ft_w.len() + model.ft_b.len() + model.out_w.len() + 1
+    );
     let cfg = TrainConfig {
         epochs: args.epochs as usize,
         batch: args.batch as usize,

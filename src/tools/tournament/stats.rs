@@ -97,7 +97,11 @@ impl Tally {
             return if perfect(self.wins) { format!("> {bound:+.0}") } else { format!("< {:+.0}", -bound) };
         }
         let (elo, lo, hi) = self.elo_interval();
-        if hi.is_infinite() {
+        // `+ 0.0` turns an even score's -0.0 into +0.0.
+        let elo = elo + 0.0;
+        if hi.is_infinite() && lo.is_infinite() {
+            format!("{elo:+.1} +/- inf")
+        } else if hi.is_infinite() {
             format!("{elo:+.1} (> {lo:+.0})")
         } else if lo.is_infinite() {
             format!("{elo:+.1} (< {hi:+.0})")
