@@ -108,9 +108,17 @@ fn noisy_part(p: &Part) -> bool {
 /// and its knight squares ([`check::relevant`]): a part that touches none
 /// of them leaves it as it was, which spares most boards played out and
 /// tested.
+///
+/// Without checks, only the squares of [`parts::noisy_first_squares`] can
+/// start a noisy turn (after a quiet first part no second part exits or
+/// promotes, see [`Generator::turns_from`]).
 fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, bool)) {
+    let from = if NOISY && !checks { parts::noisy_first_squares(b) } else { b.occupied() };
+    if from.is_empty() {
+        return;
+    }
     let mut g = Generator::new(b, checks);
-    for s in b.occupied() {
+    for s in from {
         g.turns_from::<NOISY>(s, &mut emit);
     }
 }

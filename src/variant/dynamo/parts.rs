@@ -560,3 +560,152 @@ pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pu
         }
     }
 }
+
+/// `bb` moved by the vector `v` (file, rank), squares leaving the board
+/// dropped.
+#[inline(always)]
+fn shift(bb: Bitboard, v: Vector) -> Bitboard {
+    let mut x = bb;
+    for _ in 0..v.0.abs() {
+        x = if v.0 > 0 { x.east() } else { x.west() };
+    }
+    for _ in 0..v.1.abs() {
+        x = if v.1 > 0 { x.north() } else { x.south() };
+    }
+    x
+}
+
+/// The squares two steps or fewer from the edge, where a knight's leap can
+/// leave the board.
+const KNIGHT_EXIT_ZONE: Bitboard = Bitboard(!0x0000_3c3c_3c3c_0000);
+
+/// A superset of the squares from which [`first_parts_from`] with
+/// `NOISY_ONLY` finds a part, computed for the whole board at once with
+/// bitboard fills (quiescence asks for the noisy parts of every square, and
+/// most squares have none). A noisy part exits or promotes: the piece walks
+/// over empty squares until it leaves the board or reaches its last rank,
+/// which is the end of its ray in that direction, so
+/// - it moves by its own ordinary move (a slider, a knight near the edge, a
+///   pawn) or is pushed along a line by the first piece behind it, one of
+///   the mover's that pushes that way (a slider along its lines, the king or
+///   a pawn from next to it, a pawn two squares behind), and its ray in the
+///   direction it moves is empty up to the edge; or
+/// - it is pushed a knight's leap by one of the mover's knights, and stands
+///   near the edge or is a pawn.
+///
+/// Kings never exit or promote.
+pub fn noisy_first_squares(b: &Board) -> Bitboard {
+    let mover = b.turn();
+    let occ = b.occupied();
+    let empty = !occ;
+    let queens = b.pieces(mover, Role::Queen);
+    let (rooks, bishops) = (b.pieces(mover, Role::Rook), b.pieces(mover, Role::Bishop));
+    let (pawns, king) = (b.pieces(mover, Role::Pawn), b.pieces(mover, Role::King));
+    let knights = b.pieces(mover, Role::Knight);
+    let mut cand = Bitboard::EMPTY;
+    let mut ordinary_sliders = Bitboard::EMPTY;
+    for d in ALL8 {
+        let orth = d.0 == 0 || d.1 == 0;
+        // Squares with an occupied square somewhere beyond them along `d`.
+        let back = neg(d);
+        let mut t = shift(occ, back);
+        let mut blocked = t;
+        while t.any() {
+            t = shift(t, back);
+            blocked |= t;
+        }
+        let clear = !blocked;
+        // The first occupied square along `d` from each pusher.
+        let sliders = queens | if orth { rooks } else { bishops };
+        ordinary_sliders |= sliders & clear;
+        let mut pushed = Bitboard::EMPTY;
+        let mut t = shift(sliders, d);
+        while t.any() {
+            pushed |= t & occ;
+            t = shift(t & empty, d);
+        }
+        pushed |= shift(king, d) & occ;
+        if d.1 == forward(mover) {
+            let one = shift(pawns, d);
+            pushed |= one & occ;
+            if d.0 == 0 {
+                pushed |= shift(one & empty, d) & occ;
+            }
+        }
+        cand |= pushed & clear;
+        if d == (0, forward(mover)) {
+            cand |= pawns & clear;
+        }
+    }
+    cand |= ordinary_sliders;
+    cand |= knights & KNIGHT_EXIT_ZONE;
+    // A piece a knight pushes exits from near the edge, and a pawn may be
+    // pushed onto its last rank.
+    let leapt = KNIGHT_EXIT_ZONE | b.by_role(Role::Pawn);
+    for k in knights {
+        cand |= crate::attacks::knight_attacks(k) & occ & leapt;
+    }
+    cand & occ & !b.by_role(Role::King)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveList, SplitMix};
+    use crate::variant::{Dynamo, Variant};
+
+    /// Every square with a noisy first part is among
+    /// [`noisy_first_squares`], along random games that favour exits and
+    /// promotions (so that boards thin out and pawns advance) and on the
+    /// suites' positions; and the filter leaves out most squares.
+    #[test]
+    fn noisy_first_squares_hold_every_noisy_first_part() {
+        let mut boards = Vec::new();
+        let suites =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft-suites/dynamo.perft")).unwrap();
+        for line in suites.lines().filter_map(|l| l.strip_prefix("epd ")) {
+            boards.push(Dynamo::from_fen(line.trim()).unwrap());
+        }
+        let mut rng = SplitMix::new(17);
+        for _ in 0..40 {
+            let mut b = Dynamo::from_fen(Dynamo::start_fen()).unwrap();
+            for _ in 0..120 {
+                let mut moves = MoveList::new();
+                Dynamo::legal_moves(&b, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                boards.push(b.clone());
+                let noisy: Vec<_> =
+                    moves.iter().copied().filter(|m| m.kind() != crate::types::MoveKind::Normal).collect();
+                let pick = |n: usize, r: u64| (r % n as u64) as usize;
+                let m = if rng.next_u64().is_multiple_of(2) && !noisy.is_empty() {
+                    noisy[pick(noisy.len(), rng.next_u64())]
+                } else {
+                    moves[pick(moves.len(), rng.next_u64())]
+                };
+                b = Dynamo::play(&b, m);
+            }
+        }
+        let (mut with_parts, mut kept, mut occupied) = (0, 0, 0);
+        let (mut out, mut batch) = (Parts::new(), Parts::new());
+        for b in &boards {
+            let cand = noisy_first_squares(b);
+            let flags = super::super::state::State::unpack(b.extra()).flags;
+            for s in b.occupied() {
+                out.clear();
+                first_parts_from::<true>(b, &flags, s, &mut out, &mut batch);
+                if !out.is_empty() {
+                    with_parts += 1;
+                    assert!(cand.contains(s), "{s} has {:?} in {}", out[0].part, Dynamo::fen(b));
+                }
+            }
+            kept += cand.count();
+            occupied += b.occupied().count();
+        }
+        assert!(boards.len() > 4000 && with_parts > 5000, "{} boards, {with_parts} squares", boards.len());
+        // The filter is worth having: it keeps well under half the pieces.
+        assert!(kept * 2 < occupied, "{kept} of {occupied}");
+        eprintln!("{} boards: {with_parts} squares with noisy parts, {kept} kept of {occupied}", boards.len());
+    }
+}
