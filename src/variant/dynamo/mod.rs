@@ -158,8 +158,9 @@ impl<'a> Generator<'a> {
             mover,
             ours0: check::relevant(b, mover),
             check0: check::in_check(b, mover),
-            theirs: check::relevant(b, !mover),
-            their_check0: check::in_check(b, !mover),
+            // Only the checking turns need the enemy king's facts.
+            theirs: if checks { check::relevant(b, !mover) } else { Bitboard::EMPTY },
+            their_check0: checks && check::in_check(b, !mover),
             last_appeared: st
                 .last
                 .map_or(Bitboard::EMPTY, |r| r.appear().fold(Bitboard::EMPTY, |bb, (_, sq)| bb.with(sq))),
