@@ -194,6 +194,12 @@ impl<'a> Generator<'a> {
             if NOISY && !checks && !noisy_part(&f) {
                 continue;
             }
+            // With checks, a quiet first part is wanted only in a turn
+            // that checks; a turn that touches none of the squares deciding
+            // the enemy king's check leaves it as it was.
+            if NOISY && checks && !their_check0 && !noisy_part(&f) && (parts::turn_reach(b, &f) & theirs).is_empty() {
+                continue;
+            }
             let mut b1 = b.clone();
             f.apply(&mut b1);
             let touched1 = f.touched();

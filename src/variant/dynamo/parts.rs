@@ -516,6 +516,38 @@ fn first_behind(b1: &Board, from: Square, e: Square) -> Bitboard {
     Bitboard::EMPTY
 }
 
+/// A superset of the squares that the first part `f` (on `b`, the board
+/// before it) and any second part after it touch; everything after an exit.
+/// After a displacement along `u` from `from` to `e`, the only candidate
+/// for a second part is the first piece behind `from`, and it walks along
+/// `u` towards `from`, where the piece on `e` stops it ([`second_parts`]):
+/// the squares from that piece to `e` hold every square touched.
+pub fn turn_reach(b: &Board, f: &Part) -> Bitboard {
+    match *f {
+        Part::Exit { .. } => Bitboard::FULL,
+        Part::Castle { .. } => f.touched(),
+        Part::Disp { from, to, .. } => {
+            let Some(u) = norm(diff(to, from)) else { return Bitboard::FULL };
+            let mut reach = Bitboard::from_square(from).with(to);
+            let mut t = from.step(u.0, u.1);
+            while let Some(sq) = t.filter(|&sq| sq != to) {
+                reach = reach.with(sq);
+                t = sq.step(u.0, u.1);
+            }
+            let occ = b.occupied();
+            let mut t = from.step(-u.0, -u.1);
+            while let Some(sq) = t {
+                reach = reach.with(sq);
+                if occ.contains(sq) {
+                    break;
+                }
+                t = sq.step(-u.0, -u.1);
+            }
+            reach
+        }
+    }
+}
+
 /// Every second-part candidate on `b1`, the board after the first part
 /// (rules §4; nothing after castling).
 ///
@@ -654,12 +686,9 @@ mod tests {
     use crate::types::{MoveList, SplitMix};
     use crate::variant::{Dynamo, Variant};
 
-    /// Every square with a noisy first part is among
-    /// [`noisy_first_squares`], along random games that favour exits and
-    /// promotions (so that boards thin out and pawns advance) and on the
-    /// suites' positions; and the filter leaves out most squares.
-    #[test]
-    fn noisy_first_squares_hold_every_noisy_first_part() {
+    /// Positions of random games that favour exits and promotions (so that
+    /// boards thin out and pawns advance), and the suites' positions.
+    fn boards() -> Vec<Board> {
         let mut boards = Vec::new();
         let suites =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft-suites/dynamo.perft")).unwrap();
@@ -687,6 +716,14 @@ mod tests {
                 b = Dynamo::play(&b, m);
             }
         }
+        boards
+    }
+
+    /// Every square with a noisy first part is among
+    /// [`noisy_first_squares`], and the filter leaves out most squares.
+    #[test]
+    fn noisy_first_squares_hold_every_noisy_first_part() {
+        let boards = boards();
         let (mut with_parts, mut kept, mut occupied) = (0, 0, 0);
         let (mut out, mut batch) = (Parts::new(), Parts::new());
         for b in &boards {
@@ -707,5 +744,52 @@ mod tests {
         // The filter is worth having: it keeps well under half the pieces.
         assert!(kept * 2 < occupied, "{kept} of {occupied}");
         eprintln!("{} boards: {with_parts} squares with noisy parts, {kept} kept of {occupied}", boards.len());
+    }
+
+    /// Every square that a first part or a second part after it touches is
+    /// in [`turn_reach`], and the reach is narrower than the board.
+    #[test]
+    fn turn_reach_holds_every_touched_square() {
+        let (mut firsts, mut batch, mut seconds) = (Parts::new(), Parts::new(), Parts::new());
+        let (mut pairs, mut reach_total, mut displacements) = (0u64, 0u64, 0u64);
+        for b in boards().iter().step_by(4) {
+            let flags = super::super::state::State::unpack(b.extra()).flags;
+            for s in b.occupied() {
+                firsts.clear();
+                first_parts_from::<false>(b, &flags, s, &mut firsts, &mut batch);
+                for f in firsts.iter().map(|k| k.part) {
+                    let reach = turn_reach(b, &f);
+                    assert!(f.touched() & !reach == Bitboard::EMPTY, "{f:?} in {}", Dynamo::fen(b));
+                    let Some(moved) = b.piece_at(f.from()).filter(|_| !matches!(f, Part::Castle { .. })) else {
+                        continue;
+                    };
+                    let mut b1 = b.clone();
+                    f.apply(&mut b1);
+                    let to = match f {
+                        Part::Disp { to, .. } => Some(to),
+                        _ => None,
+                    };
+                    let info = FirstInfo { fc: moved.color, fp: moved.role, from: f.from(), to };
+                    seconds.clear();
+                    second_parts(&b1, b.turn(), &info, &mut seconds, &mut batch);
+                    for c in &seconds {
+                        pairs += 1;
+                        assert!(
+                            c.part.touched() & !reach == Bitboard::EMPTY,
+                            "{:?} after {f:?} in {}",
+                            c.part,
+                            Dynamo::fen(b)
+                        );
+                    }
+                    if to.is_some() {
+                        reach_total += reach.count() as u64;
+                        displacements += 1;
+                    }
+                }
+            }
+        }
+        assert!(pairs > 10_000, "{pairs} second parts");
+        // A few squares on average, not the board.
+        assert!(reach_total < 6 * displacements, "{reach_total} squares for {displacements} displacements");
     }
 }
