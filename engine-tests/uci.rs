@@ -745,7 +745,8 @@ fn eval_files_are_per_variant_and_named() {
     // The names: embedded, classical by choice, classical for want of a net.
     e.send("setoption name UCI_Variant value atomic");
     let (_, name) = eval_and_name(&mut e);
-    assert_eq!(name, "atomic.fnn (embedded), atomic network, 768x128");
+    let width = fission::nnue::default_net(VariantKind::Atomic).expect("an embedded atomic network").hidden();
+    assert_eq!(name, format!("atomic.fnn (embedded), atomic network, 768x{width}"));
     e.send("setoption name Use NNUE value false");
     assert_eq!(eval_and_name(&mut e).1, "classical (Use NNUE is off)");
     e.send("setoption name Use NNUE value true");
@@ -773,7 +774,7 @@ fn eval_files_are_per_variant_and_named() {
     let (classical, name) = eval_and_name(&mut e);
     let chess_default = fission::nnue::default_net(VariantKind::Chess);
     match &chess_default {
-        Some(_) => assert_eq!(name, "chess.fnn (embedded), chess network, 768x128"),
+        Some(net) => assert_eq!(name, format!("chess.fnn (embedded), chess network, 768x{}", net.hidden())),
         None => assert_eq!(name, "classical (no network for chess)"),
     }
     e.send(&format!("setoption name EvalFile value {atomic_path}"));
