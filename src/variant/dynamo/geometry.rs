@@ -1,6 +1,7 @@
 //! Small geometry helpers for Dynamo: vectors, direction normalisation, and
 //! walks to the edge (rules §1, §5).
 
+use crate::attacks::Direction;
 use crate::board::Board;
 use crate::types::{Color, Square};
 
@@ -10,6 +11,25 @@ pub const KNIGHT: [Vector; 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, 
 pub const ORTH: [Vector; 4] = crate::attacks::directions::ORTHOGONAL;
 pub const DIAG: [Vector; 4] = crate::attacks::directions::DIAGONAL;
 pub const ALL8: [Vector; 8] = [ORTH[0], ORTH[1], ORTH[2], ORTH[3], DIAG[0], DIAG[1], DIAG[2], DIAG[3]];
+
+/// The [`Direction`] of each vector of [`ALL8`], in that order (for ray
+/// lookups).
+pub const ALL8_DIRECTIONS: [Direction; 8] = {
+    let mut out = [Direction::ALL[0]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut j = 0;
+        while j < 8 {
+            let step = Direction::ALL[j].step();
+            if step.0 == ALL8[i].0 && step.1 == ALL8[i].1 {
+                out[i] = Direction::ALL[j];
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 pub fn file(s: Square) -> i8 {
     s.file().index() as i8

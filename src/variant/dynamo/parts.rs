@@ -329,31 +329,27 @@ pub fn first_parts_from<const NOISY_ONLY: bool>(
     let mut keys = out[start..].iter().fold(Bitboard::EMPTY, |k, m| k.with(m.key));
     batch.clear();
     // Knight pushes.
-    for v in KNIGHT {
-        if let Some(x) = s.step(v.0, v.1)
-            && b.piece_at(x) == Some(Piece::new(mover, Role::Knight))
-        {
-            dir_moves_of::<NOISY_ONLY>(b, s, neg(v), Some(1), batch);
-            merge(out, &mut keys, batch);
+    if (crate::attacks::knight_attacks(s) & b.pieces(mover, Role::Knight)).any() {
+        for v in KNIGHT {
+            if let Some(x) = s.step(v.0, v.1)
+                && b.piece_at(x) == Some(Piece::new(mover, Role::Knight))
+            {
+                dir_moves_of::<NOISY_ONLY>(b, s, neg(v), Some(1), batch);
+                merge(out, &mut keys, batch);
+            }
         }
     }
-    // Line pushes by the first piece behind `s` on each line.
+    // Line pushes by the first piece behind `s` on each line: those of the
+    // mover's pieces that a queen on `s` would see.
     let occ = b.occupied();
-    for u in ALL8 {
-        let mut k = 1;
-        let mut t = s.step(u.0, u.1);
-        while let Some(sq) = t {
-            if occ.contains(sq) {
-                break;
-            }
-            t = sq.step(u.0, u.1);
-            k += 1;
-        }
-        let Some(x) = t else { continue };
+    let pushers = crate::attacks::queen_attacks(s, occ) & b.by_color(mover);
+    if pushers.is_empty() {
+        return;
+    }
+    for (u, d) in ALL8.into_iter().zip(ALL8_DIRECTIONS) {
+        let Some(x) = (crate::attacks::ray(s, d) & pushers).first() else { continue };
         let Some(pusher) = b.piece_at(x) else { continue };
-        if pusher.color != mover {
-            continue;
-        }
+        let k = (file(x) - file(s)).abs().max((rank(x) - rank(s)).abs());
         let back = neg(u);
         let orth = u.0 == 0 || u.1 == 0;
         match pusher.role {
