@@ -104,9 +104,12 @@ pub trait Variant: Copy + Default + Send + Sync + fmt::Debug + 'static {
     const NOISY_GENERATION: bool = false;
 
     /// Appends the legal moves quiescence may search: at least every one
-    /// that takes material off the board or promotes and, with `checks`,
-    /// every one that gives check; the end-of-game rules need not be
-    /// applied. By default every legal move.
+    /// that takes material off the board or promotes for the mover's gain
+    /// (a move whose every such part loses material has a negative
+    /// [`crate::eval::Evaluate::tactical_gain`], and quiescence never
+    /// searches it) and, with `checks`, every quiet one that gives check;
+    /// the end-of-game rules need not be applied. By default every legal
+    /// move.
     fn noisy_moves(b: &Board, _checks: bool, moves: &mut MoveList) {
         Self::legal_moves(b, moves);
     }

@@ -99,10 +99,25 @@ fn noisy_part(p: &Part) -> bool {
     matches!(p, Part::Exit { .. } | Part::Disp { promo: Some(_), .. })
 }
 
-/// The turns of rules §7.1. With `NOISY`, only those with an exit or a
-/// promotion in them and, with `checks`, those that put the enemy king in
-/// check: the legality test of the other turns is skipped where it can be,
-/// and it is most of the cost of generating.
+/// Whether a part, played on `b`, gains material for `mover`: an enemy
+/// piece leaves the board, or one of the mover's pawns promotes. The other
+/// noisy parts lose material (the mover's piece leaves, an enemy pawn is
+/// pushed or pulled onto its last rank).
+fn gaining_part(b: &Board, p: &Part, mover: Color) -> bool {
+    match *p {
+        Part::Exit { from } => b.piece_at(from).is_some_and(|q| q.color != mover),
+        Part::Disp { from, promo: Some(_), .. } => b.piece_at(from).is_some_and(|q| q.color == mover),
+        _ => false,
+    }
+}
+
+/// The turns of rules §7.1. With `NOISY`, only those with a part that gains
+/// material ([`gaining_part`]) and, with `checks`, those without an exit or
+/// a promotion that put the enemy king in check: the legality test of the
+/// other turns is skipped where it can be, and it is most of the cost of
+/// generating. (A turn whose every noisy part loses material, such as one
+/// of the mover's pieces leaving the board, is never what quiescence looks
+/// for: most exits in a position are of that kind.)
 ///
 /// Whether a king is in check depends only on the squares of its lines
 /// and its knight squares ([`check::relevant`]): a part that touches none
@@ -200,14 +215,13 @@ impl<'a> Generator<'a> {
             if NOISY && checks && !their_check0 && !noisy_part(&f) && (parts::turn_reach(b, &f) & theirs).is_empty() {
                 continue;
             }
+            let noisy_f = noisy_part(&f);
+            // A first part that loses material is wanted only with a
+            // second part that gains some, which only an enemy piece (that
+            // leaves the board) or a pawn of ours (that promotes) can make.
+            let losing_f = NOISY && noisy_f && !gaining_part(b, &f, mover);
             let mut b1 = b.clone();
             f.apply(&mut b1);
-            let touched1 = f.touched();
-            let (ours1, check1) = if (touched1 & ours0).is_empty() {
-                (ours0, check0)
-            } else {
-                (check::relevant(&b1, mover), check::in_check(&b1, mover))
-            };
             cands.clear();
             if let Some(moved) = b.piece_at(f.from())
                 && !matches!(f, Part::Castle { .. })
@@ -221,8 +235,21 @@ impl<'a> Generator<'a> {
                         _ => None,
                     },
                 };
-                parts::second_parts(&b1, mover, &info, cands, scratch);
+                let only = if losing_f { b1.by_color(!mover) | b1.pieces(mover, Role::Pawn) } else { Bitboard::FULL };
+                parts::second_parts(&b1, mover, &info, only, cands, scratch);
+                if losing_f {
+                    cands.retain(|c| gaining_part(&b1, &c.part, mover));
+                }
             }
+            if losing_f && cands.is_empty() {
+                continue;
+            }
+            let touched1 = f.touched();
+            let (ours1, check1) = if (touched1 & ours0).is_empty() {
+                (ours0, check0)
+            } else {
+                (check::relevant(&b1, mover), check::in_check(&b1, mover))
+            };
             // A turn that undoes the last one makes vanish exactly what it
             // made appear, so its first part starts on one of those squares.
             let may_reverse = last_appeared.contains(f.from());
@@ -261,16 +288,21 @@ impl<'a> Generator<'a> {
                 }
             };
             // Whether the turn made of `f` and `second` is wanted: every
-            // turn, or the noisy and checking ones.
-            let noisy_f = noisy_part(&f);
+            // turn, or those with a part that gains material, and the
+            // checking ones without an exit or a promotion. (After a
+            // losing first part only gaining candidates are left.)
             let wanted = |second: Option<&Part>| {
-                !NOISY || noisy_f || second.is_some_and(noisy_part) || (checks && enemy_checked(second))
+                !NOISY
+                    || (noisy_f && !losing_f)
+                    || second.is_some_and(|c| losing_f || noisy_part(c) && gaining_part(&b1, c, mover))
+                    || (checks && !noisy_f && !second.is_some_and(noisy_part) && enemy_checked(second))
             };
-            // A quiet first part that is not wanted alone: the candidates
-            // need testing only where the turn would be wanted, and whether
-            // any is legal (which decides the undo rule for the first part
-            // alone) does not matter.
-            if NOISY && !noisy_f && !(checks && !check1 && enemy_checked(None)) {
+            // A first part that is not wanted alone (a losing one, or a
+            // quiet one that does not check): the candidates need testing
+            // only where the turn would be wanted, and whether any is legal
+            // (which decides the undo rule for the first part alone) does
+            // not matter.
+            if NOISY && (losing_f || !(noisy_f || checks && !check1 && enemy_checked(None))) {
                 for c in cands.iter() {
                     if wanted(Some(&c.part)) && !mover_checked(&c.part) && !reverses(Some(c.part)) {
                         emit(Turn { first: f, second: Some(c.part) }, own_first);

@@ -547,8 +547,8 @@ pub fn turn_reach(b: &Board, f: &Part) -> Bitboard {
 /// Every second-part candidate on `b1`, the board after the first part
 /// (rules §4; nothing after castling).
 ///
-/// `pulls` is scratch space.
-pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pulls: &mut Parts) {
+/// Only the pieces on `only` are candidates. `pulls` is scratch space.
+pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, only: Bitboard, out: &mut Parts, pulls: &mut Parts) {
     // Every rule needs `s` on a line or a knight line through the first
     // part's origin, and narrower than that:
     // - after a displacement along `u` (a line or a knight's leap, to `e`),
@@ -562,7 +562,7 @@ pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, out: &mut Parts, pu
         None => occ & (crate::attacks::queen_attacks(f.from, occ) | crate::attacks::knight_attacks(f.from)),
         Some(e) => first_behind(b1, f.from, e),
     };
-    for s in squares {
+    for s in squares & only {
         let Some(p) = b1.piece_at(s) else { continue };
         let own = p.color == mover;
         let fc_own = f.fc == mover;
@@ -767,7 +767,7 @@ mod tests {
                     };
                     let info = FirstInfo { fc: moved.color, fp: moved.role, from: f.from(), to };
                     seconds.clear();
-                    second_parts(&b1, b.turn(), &info, &mut seconds, &mut batch);
+                    second_parts(&b1, b.turn(), &info, Bitboard::FULL, &mut seconds, &mut batch);
                     for c in &seconds {
                         pairs += 1;
                         assert!(
