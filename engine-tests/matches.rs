@@ -210,6 +210,41 @@ fn pgn_files_are_appended_to() {
     assert_eq!(text.matches("[Event ").count(), 4, "{text}");
 }
 
+/// `--max-moves`: a game still going when each side has made that many
+/// moves is a draw by adjudication, so named in the log, the summary and
+/// the PGN (dynamo has no fifty-move rule to end a long game).
+#[test]
+fn the_move_limit_adjudicates_a_draw() {
+    let dir = crate::common::TempDir::new("match");
+    let pgn = dir.file("limit.pgn");
+    let (s, lines) = run_match(&[
+        "--engine",
+        FISSION,
+        "--engine",
+        FISSION,
+        "--variant",
+        "dynamo",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.02",
+        "--max-moves",
+        "3",
+        "--timemargin",
+        "300",
+        "--pgn",
+        &pgn,
+    ]);
+    assert_eq!(s.terminations.get("adjudication"), Some(&2), "{:?}", s.terminations);
+    assert_eq!(s.pairings[0].2.draws, 2);
+    assert!(s.forfeits.is_empty(), "{:?}", s.forfeits);
+    assert_eq!(lines.iter().filter(|l| l.contains("draw by adjudication: 3 moves each")).count(), 2, "{lines:?}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Termination \"adjudication\"]").count(), 2, "{text}");
+    // Three moves each after the random opening plies: the games stop there.
+    assert!(text.contains(" 1/2-1/2"), "{text}");
+}
+
 #[test]
 fn elo_and_los_known_values() {
     assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
@@ -308,6 +343,11 @@ fn bad_arguments_are_refused() {
     assert!(parse(&["--engine", "x", "--engine", "y", "--variant", "nope"]).is_err());
     assert!(parse(&["--engine", "x", "--engine", "y", "--engine", "z", "--sprt", "elo0=0,elo1=5"]).is_err());
     assert!(parse(&["--engine", "x", "--engine", "y"]).is_err(), "--variant is required");
+    assert!(parse(&["--engine", "x", "--engine", "y", "--variant", "dynamo", "--max-moves", "-1"]).is_err());
+    assert_eq!(
+        parse(&["--engine", "x", "--engine", "y", "--variant", "dynamo", "--max-moves", "200"]).unwrap().max_moves,
+        200
+    );
     assert_eq!(parse(&["--engine", "x", "--engine", "y", "--variant", "chess", "--games", "3"]).unwrap().games, 4);
     // Options for one engine follow its --engine; shared ones come first.
     let c = parse(&[

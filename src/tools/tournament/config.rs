@@ -63,6 +63,11 @@ pub struct MatchArgs {
     /// Milliseconds an engine may exceed its clock before it loses on time.
     #[arg(long = "timemargin", value_name = "MS", default_value_t = game::DEFAULT_TIME_MARGIN_MS)]
     pub time_margin_ms: u64,
+    /// Adjudicate a game as a draw once each side has made this many moves
+    /// (0: never). Dynamo has no fifty-move rule, and a game can go on for
+    /// thousands of moves without repeating a position.
+    #[arg(long = "max-moves", value_name = "N", default_value_t = 0)]
+    pub max_moves: u32,
     /// A UCI option for every engine (repeatable).
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
     pub options: Vec<(String, String)>,
@@ -90,6 +95,8 @@ pub struct MatchConfig {
     /// Play only the first engine against each other (else round robin).
     pub gauntlet: bool,
     pub time_margin_ms: u64,
+    /// Moves by each side after which a game is a draw (0: no limit).
+    pub max_moves: u32,
 }
 
 /// A parser for `match` alone, for [`MatchConfig::parse`].
@@ -151,6 +158,7 @@ impl MatchConfig {
             sprt: a.sprt,
             gauntlet: a.gauntlet,
             time_margin_ms: a.time_margin_ms,
+            max_moves: a.max_moves,
         })
     }
 }

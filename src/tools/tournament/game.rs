@@ -49,6 +49,8 @@ pub enum Termination {
     Normal,
     TimeForfeit,
     IllegalMove,
+    /// A draw by the runner's move limit (`--max-moves`).
+    Adjudication,
     /// The engine crashed, closed its output or could not be started.
     Disconnect,
 }
@@ -60,6 +62,7 @@ impl Termination {
             Termination::Normal => "normal",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove => "illegal move",
+            Termination::Adjudication => "adjudication",
             Termination::Disconnect => "abandoned",
         }
     }
@@ -89,13 +92,15 @@ impl GameRecord {
 /// Slack allowed past the clock before a flag counts (process and pipe delays).
 pub const DEFAULT_TIME_MARGIN_MS: u64 = 0;
 
-/// Plays one game from `start` with `white` and `black` engines.
+/// Plays one game from `start` with `white` and `black` engines; a draw
+/// once each side has made `max_moves` moves, unless that is 0.
 pub fn play<V: Variant>(
     start: &Board,
     white: &mut UciEngine,
     black: &mut UciEngine,
     tc: TimeControl,
     margin_ms: u64,
+    max_moves: u32,
 ) -> GameRecord {
     let mut board = start.clone();
     let start_fen = V::fen(start);
@@ -122,6 +127,10 @@ pub fn play<V: Variant>(
                 None => end.reason.to_string(),
             };
             return finish(moves, end.winner, Termination::Normal, reason);
+        }
+        if max_moves > 0 && moves.len() >= 2 * max_moves as usize {
+            let reason = format!("draw by adjudication: {max_moves} moves each");
+            return finish(moves, None, Termination::Adjudication, reason);
         }
 
         let side = board.turn();

@@ -57,7 +57,7 @@ pub(super) fn play_jobs<V: Variant>(
         } else {
             let mut w = engines.remove(&job.white).expect("started");
             let mut b = engines.remove(&job.black).expect("started");
-            let r = game::play::<V>(start, &mut w, &mut b, cfg.tc, cfg.time_margin_ms);
+            let r = game::play::<V>(start, &mut w, &mut b, cfg.tc, cfg.time_margin_ms, cfg.max_moves);
             let names = (w.name.clone(), b.name.clone());
             engines.insert(job.white, w);
             engines.insert(job.black, b);
