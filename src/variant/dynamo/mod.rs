@@ -220,6 +220,9 @@ impl<'a> Generator<'a> {
             // second part that gains some, which only an enemy piece (that
             // leaves the board) or a pawn of ours (that promotes) can make.
             let losing_f = NOISY && noisy_f && !gaining_part(b, &f, mover);
+            if losing_f && matches!(f, Part::Exit { .. }) && !parts::gain_after_own_exit(b, f.from()) {
+                continue;
+            }
             let mut b1 = b.clone();
             f.apply(&mut b1);
             cands.clear();
