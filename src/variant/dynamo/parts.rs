@@ -630,20 +630,6 @@ pub fn gain_after_own_exit(b: &Board, s: Square) -> bool {
     })
 }
 
-/// `bb` moved by the vector `v` (file, rank), squares leaving the board
-/// dropped.
-#[inline(always)]
-fn shift(bb: Bitboard, v: Vector) -> Bitboard {
-    let mut x = bb;
-    for _ in 0..v.0.abs() {
-        x = if v.0 > 0 { x.east() } else { x.west() };
-    }
-    for _ in 0..v.1.abs() {
-        x = if v.1 > 0 { x.north() } else { x.south() };
-    }
-    x
-}
-
 /// The squares two steps or fewer from the edge, where a knight's leap can
 /// leave the board.
 const KNIGHT_EXIT_ZONE: Bitboard = Bitboard(!0x0000_3c3c_3c3c_0000);
@@ -673,32 +659,22 @@ pub fn noisy_first_squares(b: &Board) -> Bitboard {
     let knights = b.pieces(mover, Role::Knight);
     let mut cand = Bitboard::EMPTY;
     let mut ordinary_sliders = Bitboard::EMPTY;
-    for d in ALL8 {
+    for (d, dir) in ALL8.into_iter().zip(ALL8_DIRECTIONS) {
         let orth = d.0 == 0 || d.1 == 0;
         // Squares with an occupied square somewhere beyond them along `d`.
-        let back = neg(d);
-        let mut t = shift(occ, back);
-        let mut blocked = t;
-        while t.any() {
-            t = shift(t, back);
-            blocked |= t;
-        }
+        let back = dir.opposite();
+        let blocked = back.fill(back.shift(occ), Bitboard::FULL);
         let clear = !blocked;
         // The first occupied square along `d` from each pusher.
         let sliders = queens | if orth { rooks } else { bishops };
         ordinary_sliders |= sliders & clear;
-        let mut pushed = Bitboard::EMPTY;
-        let mut t = shift(sliders, d);
-        while t.any() {
-            pushed |= t & occ;
-            t = shift(t & empty, d);
-        }
-        pushed |= shift(king, d) & occ;
+        let mut pushed = dir.shift(dir.fill(sliders, empty)) & occ;
+        pushed |= dir.shift(king) & occ;
         if d.1 == forward(mover) {
-            let one = shift(pawns, d);
+            let one = dir.shift(pawns);
             pushed |= one & occ;
             if d.0 == 0 {
-                pushed |= shift(one & empty, d) & occ;
+                pushed |= dir.shift(one & empty) & occ;
             }
         }
         cand |= pushed & clear;
@@ -754,6 +730,83 @@ mod tests {
             }
         }
         boards
+    }
+
+    /// [`noisy_first_squares`] written with one-step shifts, as the rules
+    /// read (the fills above are tested against it).
+    fn noisy_first_squares_by_steps(b: &Board) -> Bitboard {
+        let mover = b.turn();
+        let occ = b.occupied();
+        let empty = !occ;
+        let queens = b.pieces(mover, Role::Queen);
+        let (rooks, bishops) = (b.pieces(mover, Role::Rook), b.pieces(mover, Role::Bishop));
+        let (pawns, king) = (b.pieces(mover, Role::Pawn), b.pieces(mover, Role::King));
+        let knights = b.pieces(mover, Role::Knight);
+        let mut cand = Bitboard::EMPTY;
+        let mut ordinary_sliders = Bitboard::EMPTY;
+        for d in ALL8 {
+            let orth = d.0 == 0 || d.1 == 0;
+            // Squares with an occupied square somewhere beyond them along `d`.
+            let back = neg(d);
+            let mut t = shift(occ, back);
+            let mut blocked = t;
+            while t.any() {
+                t = shift(t, back);
+                blocked |= t;
+            }
+            let clear = !blocked;
+            // The first occupied square along `d` from each pusher.
+            let sliders = queens | if orth { rooks } else { bishops };
+            ordinary_sliders |= sliders & clear;
+            let mut pushed = Bitboard::EMPTY;
+            let mut t = shift(sliders, d);
+            while t.any() {
+                pushed |= t & occ;
+                t = shift(t & empty, d);
+            }
+            pushed |= shift(king, d) & occ;
+            if d.1 == forward(mover) {
+                let one = shift(pawns, d);
+                pushed |= one & occ;
+                if d.0 == 0 {
+                    pushed |= shift(one & empty, d) & occ;
+                }
+            }
+            cand |= pushed & clear;
+            if d == (0, forward(mover)) {
+                cand |= pawns & clear;
+            }
+        }
+        cand |= ordinary_sliders;
+        cand |= knights & KNIGHT_EXIT_ZONE;
+        // A piece a knight pushes exits from near the edge, and a pawn may be
+        // pushed onto its last rank.
+        let leapt = KNIGHT_EXIT_ZONE | b.by_role(Role::Pawn);
+        for k in knights {
+            cand |= crate::attacks::knight_attacks(k) & occ & leapt;
+        }
+        cand & occ & !b.by_role(Role::King)
+    }
+
+    /// `bb` moved by the vector `v` (file, rank), squares leaving the board
+    /// dropped.
+    #[inline(always)]
+    fn shift(bb: Bitboard, v: Vector) -> Bitboard {
+        let mut x = bb;
+        for _ in 0..v.0.abs() {
+            x = if v.0 > 0 { x.east() } else { x.west() };
+        }
+        for _ in 0..v.1.abs() {
+            x = if v.1 > 0 { x.north() } else { x.south() };
+        }
+        x
+    }
+
+    #[test]
+    fn noisy_first_squares_by_fills_equal_the_steps() {
+        for b in boards() {
+            assert_eq!(noisy_first_squares(&b), noisy_first_squares_by_steps(&b), "{}", Dynamo::fen(&b));
+        }
     }
 
     /// Every square with a noisy first part is among
