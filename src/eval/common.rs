@@ -27,17 +27,21 @@ impl std::ops::SubAssign<(i32, i32)> for Tapered {
 
 /// Piece-square bonus of `role` on `sq` for white (mirror the square for black).
 /// Built from a few formulas rather than tables: centralisation for pieces,
-/// advancement for pawns, shelter then centralisation for the king.
-pub fn pst(role: Role, sq: Square) -> (i32, i32) {
-    let f = sq.file().index() as i32;
-    let r = sq.rank().index() as i32;
+/// advancement for pawns, shelter then centralisation for the king. The
+/// evaluation reads them from [`PST`], computed from this once.
+pub const fn pst(role: Role, sq: Square) -> (i32, i32) {
+    const fn max(a: i32, b: i32) -> i32 {
+        if a > b { a } else { b }
+    }
+    let f = (sq.index() % 8) as i32;
+    let r = (sq.index() / 8) as i32;
     // Distance from the centre, 0 (d4/e5...) to 3 (corners), doubled to stay integral.
-    let cd = (2 * f - 7).abs().max((2 * r - 7).abs()) / 2;
-    let central_file = (3 - (2 * f - 7).abs() / 2).max(0);
+    let cd = max((2 * f - 7).abs(), (2 * r - 7).abs()) / 2;
+    let central_file = max(3 - (2 * f - 7).abs() / 2, 0);
     match role {
         Role::Pawn => {
-            let adv = (r - 1).max(0);
-            (adv * 4 + if (2..=4).contains(&r) { central_file * 4 } else { 0 }, adv * adv * 3)
+            let adv = max(r - 1, 0);
+            (adv * 4 + if r >= 2 && r <= 4 { central_file * 4 } else { 0 }, adv * adv * 3)
         }
         Role::Knight => (-(cd * 12), -(cd * 10)),
         Role::Bishop => (-(cd * 6), -(cd * 5)),
@@ -56,14 +60,31 @@ pub fn relative(c: Color, sq: Square) -> Square {
     if c.is_white() { sq } else { sq.flip_vertical() }
 }
 
+/// [`pst`] of every role (by index) on every square, for white.
+static PST: [[(i32, i32); 64]; 6] = {
+    let mut t = [[(0, 0); 64]; 6];
+    let mut r = 0;
+    while r < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[r][sq] = pst(Role::ALL[r], Square::new(sq as u8));
+            sq += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
 /// Material plus piece-square tables for one side.
 pub fn material_pst_into<T: Terms>(b: &Board, c: Color, out: &mut T) {
     for role in Role::ALL {
-        for sq in b.pieces(c, role) {
-            if role != Role::King {
-                out.add(Term::MATERIAL[role.index()], 1);
-            }
-            out.fixed(pst(role, relative(c, sq)));
+        let pieces = b.pieces(c, role);
+        if role != Role::King && pieces.any() {
+            out.add(Term::MATERIAL[role.index()], pieces.count() as i32);
+        }
+        let table = &PST[role.index()];
+        for sq in pieces {
+            out.fixed(table[relative(c, sq).index()]);
         }
     }
 }
@@ -164,4 +185,25 @@ pub fn side_to_move_view(b: &Board, side: impl Fn(&Board, Color) -> Tapered) -> 
     let o = side(b, !us);
     t -= (o.0, o.1);
     taper(t, phase(b)) + w::TEMPO
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table holds each role's bonus on each square, white's view,
+    /// and black's pieces read it mirrored: a knight on g1 for white is
+    /// worth what one on g8 is for black.
+    #[test]
+    fn the_table_is_the_formulas() {
+        for role in Role::ALL {
+            for i in 0..64 {
+                let sq = Square::new(i);
+                assert_eq!(PST[role.index()][sq.index()], pst(role, sq), "{role:?} {sq}");
+                assert_eq!(PST[role.index()][relative(Color::Black, sq).index()], pst(role, sq.flip_vertical()));
+            }
+        }
+        assert_eq!(pst(Role::Knight, Square::parse("a1").unwrap()), (-36, -30));
+        assert_eq!(pst(Role::King, Square::parse("g1").unwrap()), (25, -42));
+    }
 }
