@@ -732,80 +732,31 @@ mod tests {
         boards
     }
 
-    /// [`noisy_first_squares`] written with one-step shifts, as the rules
-    /// read (the fills above are tested against it).
-    fn noisy_first_squares_by_steps(b: &Board) -> Bitboard {
-        let mover = b.turn();
-        let occ = b.occupied();
-        let empty = !occ;
-        let queens = b.pieces(mover, Role::Queen);
-        let (rooks, bishops) = (b.pieces(mover, Role::Rook), b.pieces(mover, Role::Bishop));
-        let (pawns, king) = (b.pieces(mover, Role::Pawn), b.pieces(mover, Role::King));
-        let knights = b.pieces(mover, Role::Knight);
-        let mut cand = Bitboard::EMPTY;
-        let mut ordinary_sliders = Bitboard::EMPTY;
-        for d in ALL8 {
-            let orth = d.0 == 0 || d.1 == 0;
-            // Squares with an occupied square somewhere beyond them along `d`.
-            let back = neg(d);
-            let mut t = shift(occ, back);
-            let mut blocked = t;
-            while t.any() {
-                t = shift(t, back);
-                blocked |= t;
-            }
-            let clear = !blocked;
-            // The first occupied square along `d` from each pusher.
-            let sliders = queens | if orth { rooks } else { bishops };
-            ordinary_sliders |= sliders & clear;
-            let mut pushed = Bitboard::EMPTY;
-            let mut t = shift(sliders, d);
-            while t.any() {
-                pushed |= t & occ;
-                t = shift(t & empty, d);
-            }
-            pushed |= shift(king, d) & occ;
-            if d.1 == forward(mover) {
-                let one = shift(pawns, d);
-                pushed |= one & occ;
-                if d.0 == 0 {
-                    pushed |= shift(one & empty, d) & occ;
-                }
-            }
-            cand |= pushed & clear;
-            if d == (0, forward(mover)) {
-                cand |= pawns & clear;
-            }
-        }
-        cand |= ordinary_sliders;
-        cand |= knights & KNIGHT_EXIT_ZONE;
-        // A piece a knight pushes exits from near the edge, and a pawn may be
-        // pushed onto its last rank.
-        let leapt = KNIGHT_EXIT_ZONE | b.by_role(Role::Pawn);
-        for k in knights {
-            cand |= crate::attacks::knight_attacks(k) & occ & leapt;
-        }
-        cand & occ & !b.by_role(Role::King)
-    }
-
-    /// `bb` moved by the vector `v` (file, rank), squares leaving the board
-    /// dropped.
-    #[inline(always)]
-    fn shift(bb: Bitboard, v: Vector) -> Bitboard {
-        let mut x = bb;
-        for _ in 0..v.0.abs() {
-            x = if v.0 > 0 { x.east() } else { x.west() };
-        }
-        for _ in 0..v.1.abs() {
-            x = if v.1 > 0 { x.north() } else { x.south() };
-        }
-        x
-    }
-
+    /// The two fills [`noisy_first_squares`] is made of, against one-step
+    /// walks on random occupancies in every direction: the squares with an
+    /// occupied square somewhere beyond them, and the first occupied square
+    /// each piece meets.
     #[test]
-    fn noisy_first_squares_by_fills_equal_the_steps() {
-        for b in boards() {
-            assert_eq!(noisy_first_squares(&b), noisy_first_squares_by_steps(&b), "{}", Dynamo::fen(&b));
+    fn noisy_first_squares_fills_equal_step_walks() {
+        let mut rng = SplitMix::new(5);
+        for _ in 0..2000 {
+            let occ = Bitboard(rng.next_u64() & rng.next_u64());
+            let from = Bitboard(rng.next_u64() & rng.next_u64() & rng.next_u64()) & occ;
+            for (d, dir) in ALL8.into_iter().zip(ALL8_DIRECTIONS) {
+                let back = dir.opposite();
+                let (mut behind, mut t) = (Bitboard::EMPTY, back.shift(occ));
+                while t.any() {
+                    behind |= t;
+                    t = back.shift(t);
+                }
+                assert_eq!(back.fill(back.shift(occ), Bitboard::FULL), behind, "{d:?} {occ:?}");
+                let (mut hit, mut t) = (Bitboard::EMPTY, dir.shift(from));
+                while t.any() {
+                    hit |= t & occ;
+                    t = dir.shift(t & !occ);
+                }
+                assert_eq!(dir.shift(dir.fill(from, !occ)) & occ, hit, "{d:?} {occ:?} {from:?}");
+            }
         }
     }
 
