@@ -34,6 +34,17 @@ fn against_broken(mode: &str, games: &str, pgn: &str, extra: &[&str]) -> (MatchS
     run_match(&args)
 }
 
+/// Fission against itself in `variant`, `games` games at 1+0.02 with the
+/// PGN written to `pgn`, and `extra` arguments. Other tests run beside
+/// these on two cores: the time margin allows for the machine's lag (time
+/// handling proper is tested by the python-chess client, which allows none).
+fn self_play(variant: &str, games: &str, pgn: &str, extra: &[&str]) -> (MatchSummary, Vec<String>) {
+    let mut args = vec!["--engine", FISSION, "--engine", FISSION, "--variant", variant, "--games", games];
+    args.extend(["--tc", "1+0.02", "--timemargin", "300", "--pgn", pgn]);
+    args.extend(extra);
+    run_match(&args)
+}
+
 fn python_check_pgn(path: &str, games: u32) {
     if !crate::common::python_tests_enabled("chess") {
         return;
@@ -48,29 +59,7 @@ fn fission_vs_fission_in_each_variant() {
     for variant in ["chess", "atomic", "push", "dynamo"] {
         let dir = crate::common::TempDir::new("match");
         let pgn = dir.file(&format!("{variant}.pgn"));
-        let (s, lines) = run_match(&[
-            "--engine",
-            FISSION,
-            "--engine",
-            FISSION,
-            "--variant",
-            variant,
-            "--games",
-            "4",
-            "--tc",
-            "1+0.02",
-            "--concurrency",
-            "2",
-            "--pgn",
-            &pgn,
-            "--seed",
-            "7",
-            // Other tests run beside this one on two cores: allow for the
-            // machine's lag. (Time handling proper is tested by the
-            // python-chess client, which allows none.)
-            "--timemargin",
-            "300",
-        ]);
+        let (s, lines) = self_play(variant, "4", &pgn, &["--concurrency", "2", "--seed", "7"]);
         assert_eq!(s.games, 4);
         let t = &s.pairings[0].2;
         assert_eq!(t.wins + t.losses + t.draws, 4);
@@ -217,32 +206,16 @@ fn pgn_files_are_appended_to() {
 fn the_move_limit_adjudicates_a_draw() {
     let dir = crate::common::TempDir::new("match");
     let pgn = dir.file("limit.pgn");
-    let (s, lines) = run_match(&[
-        "--engine",
-        FISSION,
-        "--engine",
-        FISSION,
-        "--variant",
-        "dynamo",
-        "--games",
-        "2",
-        "--tc",
-        "1+0.02",
-        "--max-moves",
-        "3",
-        "--timemargin",
-        "300",
-        "--pgn",
-        &pgn,
-    ]);
+    let (s, lines) = self_play("dynamo", "2", &pgn, &["--max-moves", "3"]);
     assert_eq!(s.terminations.get("adjudication"), Some(&2), "{:?}", s.terminations);
     assert_eq!(s.pairings[0].2.draws, 2);
     assert!(s.forfeits.is_empty(), "{:?}", s.forfeits);
     assert_eq!(lines.iter().filter(|l| l.contains("draw by adjudication: 3 moves each")).count(), 2, "{lines:?}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Termination \"adjudication\"]").count(), 2, "{text}");
-    // Three moves each after the random opening plies: the games stop there.
-    assert!(text.contains(" 1/2-1/2"), "{text}");
+    // Three moves each from the opening position (the random plies are in
+    // its FEN): the games stop there.
+    assert_eq!(text.matches("[PlyCount \"6\"]").count(), 2, "{text}");
 }
 
 #[test]
