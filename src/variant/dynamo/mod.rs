@@ -292,13 +292,11 @@ impl<'a> Generator<'a> {
             };
             // Whether the turn made of `f` and `second` is wanted: every
             // turn, or those with a part that gains material, and the
-            // checking ones without an exit or a promotion. (After a
-            // losing first part only gaining candidates are left.)
+            // checking ones without an exit or a promotion. After a losing
+            // first part only gaining candidates are left; after a quiet
+            // one no second part exits or promotes.
             let wanted = |second: Option<&Part>| {
-                !NOISY
-                    || (noisy_f && !losing_f)
-                    || second.is_some_and(|c| losing_f || noisy_part(c) && gaining_part(&b1, c, mover))
-                    || (checks && !noisy_f && !second.is_some_and(noisy_part) && enemy_checked(second))
+                !NOISY || (noisy_f && (!losing_f || second.is_some())) || (checks && !noisy_f && enemy_checked(second))
             };
             // A first part that is not wanted alone (a losing one, or a
             // quiet one that does not check): the candidates need testing
