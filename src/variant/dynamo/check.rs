@@ -5,10 +5,66 @@
 use super::geometry::*;
 use crate::attacks;
 use crate::board::Board;
-use crate::types::{Bitboard, Color, Piece, Role, Square};
+use crate::types::{Bitboard, Color, Role, Square};
 
 /// The squares next to the edge of the board.
 const EDGES: Bitboard = Bitboard(0xff81_8181_8181_81ff);
+
+/// Whether the square on file `f`, rank `r` is on the board.
+const fn on_board(f: i8, r: i8) -> bool {
+    f >= 0 && f < 8 && r >= 0 && r < 8
+}
+
+/// The bit of the square `f`, `r` (on the board).
+const fn bit(f: i8, r: i8) -> u64 {
+    1u64 << (r * 8 + f)
+}
+
+/// For each attacking colour and king square: the squares from which a
+/// pawn of that colour checks it (the chess capture squares of k whose
+/// diagonal beyond k is off the board).
+const PAWN_SOURCES: [[u64; 64]; 2] = {
+    let mut t = [[0u64; 64]; 2];
+    let mut c = 0;
+    while c < 2 {
+        // White pawns move up the board, Black's down.
+        let fwd: i8 = if c == 0 { 1 } else { -1 };
+        let mut k = 0;
+        while k < 64 {
+            let (f, r) = ((k % 8) as i8, (k / 8) as i8);
+            let mut df: i8 = -1;
+            while df <= 1 {
+                if on_board(f + df, r - fwd) && !on_board(f - df, r + fwd) {
+                    t[c][k] |= bit(f + df, r - fwd);
+                }
+                df += 2;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// For each king square: the knight squares `k + v` from which a knight
+/// checks it, those with `k + 2v` or `k - v` off the board (rules §6).
+const KNIGHT_SOURCES: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut k = 0;
+    while k < 64 {
+        let (f, r) = ((k % 8) as i8, (k / 8) as i8);
+        let mut i = 0;
+        while i < 8 {
+            let v = KNIGHT[i];
+            if on_board(f + v.0, r + v.1) && (!on_board(f + 2 * v.0, r + 2 * v.1) || !on_board(f - v.0, r - v.1)) {
+                t[k] |= bit(f + v.0, r + v.1);
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// The pieces of `a` that check the king on `k` by one of the patterns
 /// (the same as [`check_sources_reference`], with bitboards: this is the
@@ -19,16 +75,7 @@ pub fn check_sources(b: &Board, k: Square, a: Color) -> Bitboard {
     let occ = b.occupied();
     // Pawn: an `a` pawn that would capture on k in chess, with the square
     // diagonally beyond k off the board.
-    if b.pieces(a, Role::Pawn).any() {
-        for df in [-1i8, 1] {
-            if let Some(p) = k.step(df, -forward(a))
-                && b.piece_at(p) == Some(Piece::new(a, Role::Pawn))
-                && k.step(-df, forward(a)).is_none()
-            {
-                found = found.with(p);
-            }
-        }
-    }
+    found |= Bitboard(PAWN_SOURCES[a.index()][k.index()]) & b.pieces(a, Role::Pawn);
     // Sliders: the first piece along a line of its own, with a pull (clear
     // to the edge beyond it) or a push (clear to the edge behind the king).
     let queens = b.pieces(a, Role::Queen);
@@ -43,16 +90,11 @@ pub fn check_sources(b: &Board, k: Square, a: Color) -> Bitboard {
     }
     // Knight: a knight a leap away, with k + 2v or k - v off the board
     // (the first clause is the phantom check of rules §6).
-    for x in attacks::knight_attacks(k) & b.pieces(a, Role::Knight) {
-        let v = diff(x, k);
-        if k.step(2 * v.0, 2 * v.1).is_none() || k.step(-v.0, -v.1).is_none() {
-            found = found.with(x);
-        }
-    }
+    found |= Bitboard(KNIGHT_SOURCES[k.index()]) & b.pieces(a, Role::Knight);
     // King: k on the edge, with a king (of either colour) on a neighbouring
     // non-edge square.
     if EDGES.contains(k) {
-        found = Bitboard(found.0 | (attacks::king_attacks(k) & b.by_role(Role::King) & !EDGES).0);
+        found |= attacks::king_attacks(k) & b.by_role(Role::King) & !EDGES;
     }
     found
 }
@@ -151,7 +193,7 @@ mod reference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::SplitMix;
+    use crate::types::{Piece, SplitMix};
 
     /// Random boards (any pieces anywhere, kings included): the fast test
     /// finds exactly the sources the patterns, read square by square, find,
