@@ -29,6 +29,7 @@ const EMBEDDED: &[(VariantKind, &str, &[u8])] = &[
     (VariantKind::Atomic, "atomic.fnn", include_bytes!("../../nets/atomic.fnn")),
     (VariantKind::Chess, "chess.fnn", include_bytes!("../../nets/chess.fnn")),
     (VariantKind::Push, "push.fnn", include_bytes!("../../nets/push.fnn")),
+    (VariantKind::Dynamo, "dynamo.fnn", include_bytes!("../../nets/dynamo.fnn")),
 ];
 
 /// The file name (in `nets/`) of the network embedded for `variant`.
@@ -71,7 +72,7 @@ mod tests {
             assert!(default_net(v).is_some_and(|d| d.to_bytes() == bytes));
             assert_eq!(EMBEDDED.iter().filter(|e| e.0 == v).count(), 1, "{v}");
         }
-        for v in [VariantKind::Atomic, VariantKind::Chess, VariantKind::Push] {
+        for v in [VariantKind::Atomic, VariantKind::Chess, VariantKind::Push, VariantKind::Dynamo] {
             assert!(default_net(v).is_some(), "{v} has a network");
         }
     }
