@@ -346,8 +346,19 @@ pub fn first_parts_from<const NOISY_ONLY: bool>(
     if pushers.is_empty() {
         return;
     }
-    for (u, d) in ALL8.into_iter().zip(ALL8_DIRECTIONS) {
-        let Some(x) = (crate::attacks::ray(s, d) & pushers).first() else { continue };
+    // Each pusher is the first piece on its line from `s`: its line's
+    // index in `ALL8`, then the lines taken in that order.
+    let mut by_line = [s; 8];
+    let mut lines = 0u8;
+    for x in pushers {
+        let i = ALL8_INDEX[((file(x) - file(s)).signum() * 3 + (rank(x) - rank(s)).signum() + 4) as usize] as usize;
+        by_line[i] = x;
+        lines |= 1 << i;
+    }
+    while lines != 0 {
+        let i = lines.trailing_zeros() as usize;
+        lines &= lines - 1;
+        let (u, x) = (ALL8[i], by_line[i]);
         let Some(pusher) = b.piece_at(x) else { continue };
         let k = (file(x) - file(s)).abs().max((rank(x) - rank(s)).abs());
         let back = neg(u);
@@ -392,8 +403,7 @@ fn exit_test(b1: &Board, s: Square, big_s: Square, ty: Role, fc: Color) -> bool 
     let dv = diff(big_s, s);
     let (dr, df) = (dv.1.abs(), dv.0.abs());
     let beyond_off = big_s.step(dv.0, dv.1).is_none();
-    let d = norm(dv);
-    let clear = || d.is_some_and(|d| clear_to_edge(b1, s, d));
+    let clear = || norm(dv).is_some_and(|d| clear_to_edge(b1, s, d));
     match ty {
         Role::Pawn => {
             rank(big_s) - rank(s) == forward(m)
