@@ -769,9 +769,10 @@ fn eval_files_are_per_variant_and_named() {
     e.send("go depth 4");
     assert_legal::<Atomic>(None, &[], &e.bestmove().0);
 
-    // Chess: no network of its own yet unless loaded; the atomic net is not used.
+    // Chess: its own embedded net (or the classical evaluation in a build
+    // without one), never the atomic net.
     e.send("setoption name UCI_Variant value chess");
-    let (classical, name) = eval_and_name(&mut e);
+    let (chess_default_eval, name) = eval_and_name(&mut e);
     let chess_default = fission::nnue::default_net(VariantKind::Chess);
     match &chess_default {
         Some(net) => assert_eq!(name, format!("chess.fnn (embedded), chess network, 768x{}", net.hidden())),
@@ -794,7 +795,7 @@ fn eval_files_are_per_variant_and_named() {
     // `<default>` resets the current variant only.
     e.send("setoption name EvalFile value <default>");
     e.line();
-    assert_eq!(eval_of(&mut e), classical);
+    assert_eq!(eval_of(&mut e), chess_default_eval);
     e.send("setoption name UCI_Variant value atomic");
     assert_eq!(eval_of(&mut e), atomic_eval);
     e.send("quit");
