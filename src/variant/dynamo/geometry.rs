@@ -3,7 +3,7 @@
 
 use crate::attacks::Direction;
 use crate::board::Board;
-use crate::types::{Color, Square};
+use crate::types::{Bitboard, Color, Square};
 
 pub type Vector = (i8, i8);
 
@@ -13,8 +13,9 @@ pub const DIAG: [Vector; 4] = crate::attacks::directions::DIAGONAL;
 pub const ALL8: [Vector; 8] = [ORTH[0], ORTH[1], ORTH[2], ORTH[3], DIAG[0], DIAG[1], DIAG[2], DIAG[3]];
 
 /// The index in [`ALL8`] of each unit vector `(f, r)`, at
-/// `(f + 1) * 3 + r + 1` (the null vector's entry is unused).
-pub const ALL8_INDEX: [u8; 9] = {
+/// `(f + 1) * 3 + r + 1` (the null vector's entry is unused): see
+/// [`all8_index`].
+const ALL8_INDEX: [u8; 9] = {
     let mut out = [u8::MAX; 9];
     let mut i = 0;
     while i < 8 {
@@ -23,6 +24,12 @@ pub const ALL8_INDEX: [u8; 9] = {
     }
     out
 };
+
+/// The index in [`ALL8`] of the unit vector `u` (not the null vector).
+#[inline(always)]
+pub fn all8_index(u: Vector) -> usize {
+    ALL8_INDEX[((u.0 + 1) * 3 + u.1 + 1) as usize] as usize
+}
 
 /// The [`Direction`] of each vector of [`ALL8`], in that order (for ray
 /// lookups).
@@ -129,9 +136,13 @@ pub fn clear_to_edge(b: &Board, s: Square, u: Vector) -> bool {
     let occ = b.occupied();
     // A line (every caller but a knight's): one ray lookup.
     if u != (0, 0) && u.0.abs() <= 1 && u.1.abs() <= 1 {
-        let d = ALL8_DIRECTIONS[ALL8_INDEX[((u.0 + 1) * 3 + u.1 + 1) as usize] as usize];
-        return (crate::attacks::ray(s, d) & occ).is_empty();
+        return (crate::attacks::ray(s, ALL8_DIRECTIONS[all8_index(u)]) & occ).is_empty();
     }
+    walk_clear(occ, s, u)
+}
+
+/// [`clear_to_edge`] square by square, for any step.
+fn walk_clear(occ: Bitboard, s: Square, u: Vector) -> bool {
     let mut t = s.step(u.0, u.1);
     while let Some(sq) = t {
         if occ.contains(sq) {
@@ -179,17 +190,6 @@ mod tests {
     /// along every line and knight vector, on boards of random occupancy.
     #[test]
     fn clear_to_edge_is_the_walk() {
-        use crate::types::Bitboard;
-        let walk = |occ: Bitboard, s: Square, u: Vector| {
-            let mut t = s.step(u.0, u.1);
-            while let Some(sq) = t {
-                if occ.contains(sq) {
-                    return false;
-                }
-                t = sq.step(u.0, u.1);
-            }
-            true
-        };
         let mut rng = fastrand::Rng::with_seed(7);
         for _ in 0..200 {
             let mut b = Board::empty();
@@ -200,12 +200,12 @@ mod tests {
             }
             for s in Square::all() {
                 for u in ALL8.into_iter().chain(KNIGHT) {
-                    assert_eq!(clear_to_edge(&b, s, u), walk(b.occupied(), s, u), "{s} {u:?}");
+                    assert_eq!(clear_to_edge(&b, s, u), walk_clear(b.occupied(), s, u), "{s} {u:?}");
                 }
             }
         }
         for (i, u) in ALL8.into_iter().enumerate() {
-            assert_eq!(ALL8_INDEX[((u.0 + 1) * 3 + u.1 + 1) as usize] as usize, i);
+            assert_eq!(all8_index(u), i);
         }
     }
 }

@@ -351,7 +351,7 @@ pub fn first_parts_from<const NOISY_ONLY: bool>(
     let mut by_line = [s; 8];
     let mut lines = 0u8;
     for x in pushers {
-        let i = ALL8_INDEX[((file(x) - file(s)).signum() * 3 + (rank(x) - rank(s)).signum() + 4) as usize] as usize;
+        let i = all8_index(((file(x) - file(s)).signum(), (rank(x) - rank(s)).signum()));
         by_line[i] = x;
         lines |= 1 << i;
     }
