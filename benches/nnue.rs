@@ -43,27 +43,25 @@ fn nnue(c: &mut Criterion) {
     group.throughput(Throughput::Elements(pairs.len() as u64));
     for hidden in [128, 256, 512, 1024] {
         let net = Network::random(VariantKind::Atomic, hidden, 1);
-        let prepared: Vec<(Accumulator, Delta)> = pairs
+        let prepared: Vec<(Accumulator, Delta, &Board)> = pairs
             .iter()
             .map(|(before, after)| {
                 let mut d = Delta::default();
                 d.set(before, after);
-                (net.refresh(before), d)
+                (net.refresh(before), d, before)
             })
             .collect();
         let mut out = Accumulator::zeroed(hidden);
         group.bench_function(format!("update-{hidden}"), |bench| {
             bench.iter(|| {
-                for (acc, delta) in &prepared {
+                for (acc, delta, _) in &prepared {
                     net.apply(acc, delta, &mut out);
                     black_box(&out);
                 }
             })
         });
         group.bench_function(format!("evaluate-{hidden}"), |bench| {
-            bench.iter(|| {
-                prepared.iter().map(|(acc, _)| net.evaluate(black_box(acc), fission::Color::White) as i64).sum::<i64>()
-            })
+            bench.iter(|| prepared.iter().map(|(acc, _, b)| net.evaluate(black_box(acc), b) as i64).sum::<i64>())
         });
     }
     group.finish();

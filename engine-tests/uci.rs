@@ -679,7 +679,7 @@ fn eval_file_and_use_nnue() {
     }
     // The embedded atomic network by default, the classical evaluation without NNUE.
     let embedded = fission::nnue::default_net(fission::VariantKind::Atomic).expect("an embedded atomic network");
-    let embedded_eval = embedded.evaluate(&embedded.refresh(&b), b.turn());
+    let embedded_eval = embedded.evaluate(&embedded.refresh(&b), &b);
     assert_eq!(eval_of(&mut e), embedded_eval);
     e.send("setoption name Use NNUE value false");
     let classical = eval_of(&mut e);
@@ -689,7 +689,7 @@ fn eval_file_and_use_nnue() {
     e.send(&format!("setoption name EvalFile value {path}"));
     let msg = e.line();
     assert!(msg.starts_with("info string EvalFile: using") && msg.contains("atomic network, 768x128"), "{msg}");
-    let expected = net.evaluate(&net.refresh(&b), b.turn());
+    let expected = net.evaluate(&net.refresh(&b), &b);
     assert_eq!(eval_of(&mut e), expected);
     e.send("setoption name Use NNUE value false");
     assert_eq!(eval_of(&mut e), classical);
@@ -713,7 +713,7 @@ fn eval_file_and_use_nnue() {
     e.send("setoption name UCI_Variant value chess");
     let chess_start = Chess::from_fen(Board::STARTPOS).unwrap();
     let chess_net = fission::nnue::default_net(fission::VariantKind::Chess).expect("an embedded chess network");
-    assert_eq!(eval_of(&mut e), chess_net.evaluate(&chess_net.refresh(&chess_start), chess_start.turn()));
+    assert_eq!(eval_of(&mut e), chess_net.evaluate(&chess_net.refresh(&chess_start), &chess_start));
     e.send("setoption name Use NNUE value false");
     assert_eq!(eval_of(&mut e), <Chess as fission::eval::Evaluate>::evaluate_classical(&chess_start));
     e.send("setoption name Use NNUE value true");
@@ -754,7 +754,7 @@ fn eval_files_are_per_variant_and_named() {
     // An atomic net while playing atomic; then a chess net is refused.
     e.send(&format!("setoption name EvalFile value {atomic_path}"));
     assert_eq!(e.line(), format!("info string EvalFile: using {atomic_path}, atomic network, 768x128"));
-    let atomic_eval = atomic_net.evaluate(&atomic_net.refresh(&atomic_start), atomic_start.turn());
+    let atomic_eval = atomic_net.evaluate(&atomic_net.refresh(&atomic_start), &atomic_start);
     assert_eq!(eval_and_name(&mut e), (atomic_eval, format!("{atomic_path}, atomic network, 768x128")));
     e.send(&format!("setoption name EvalFile value {chess_path}"));
     let msg = e.line();
@@ -782,7 +782,7 @@ fn eval_files_are_per_variant_and_named() {
     assert!(e.line().contains("is a network for atomic, and the variant is chess"));
     e.send(&format!("setoption name EvalFile value {chess_path}"));
     assert_eq!(e.line(), format!("info string EvalFile: using {chess_path}, chess network, 768x128"));
-    let chess_eval = chess_net.evaluate(&chess_net.refresh(&chess_start), chess_start.turn());
+    let chess_eval = chess_net.evaluate(&chess_net.refresh(&chess_start), &chess_start);
     assert_eq!(eval_of(&mut e), chess_eval);
     e.send("go depth 4");
     assert_legal::<Chess>(None, &[], &e.bestmove().0);

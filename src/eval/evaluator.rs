@@ -17,7 +17,7 @@
 use super::Evaluate;
 use crate::board::Board;
 use crate::nnue::accumulator::AccumulatorStack;
-use crate::nnue::network::{HEADER_BYTES, INPUTS, MAX_HIDDEN, Network, file_bytes};
+use crate::nnue::network::{HEADER_BYTES, INPUTS, MAX_FILE_BYTES, Network};
 use crate::nnue::{self};
 use crate::variant::VariantKind;
 use std::io::Read;
@@ -74,7 +74,7 @@ impl Evaluation {
         if meta.is_dir() {
             return Err(format!("{shown} is a directory"));
         }
-        let limit = file_bytes(MAX_HIDDEN) as u64;
+        let limit = MAX_FILE_BYTES as u64;
         let mut bytes = Vec::with_capacity(HEADER_BYTES);
         let mut reader = file.take(limit + 1);
         (&mut reader)
@@ -101,7 +101,10 @@ impl Evaluation {
     pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical => "classical".to_string(),
-            Evaluation::Nnue(net) => format!("{} network, {INPUTS}x{}", net.variant(), net.hidden()),
+            Evaluation::Nnue(net) => match net.buckets() {
+                1 => format!("{} network, {INPUTS}x{}", net.variant(), net.hidden()),
+                b => format!("{} network, {INPUTS}x{}, {b} output buckets", net.variant(), net.hidden()),
+            },
         }
     }
 
@@ -109,7 +112,7 @@ impl Evaluation {
     pub fn evaluate<V: Evaluate>(&self, b: &Board) -> i32 {
         let raw = match self {
             Evaluation::Classical => V::evaluate_classical(b),
-            Evaluation::Nnue(net) => net.evaluate(&net.refresh(b), b.turn()),
+            Evaluation::Nnue(net) => net.evaluate(&net.refresh(b), b),
         };
         clamp(raw)
     }
@@ -166,7 +169,7 @@ impl Evaluator {
             Evaluator::Nnue { net, accs } => {
                 let acc = accs.get(net, ply);
                 debug_assert!(*acc == net.refresh(b), "stale accumulator at ply {ply}");
-                net.evaluate(acc, b.turn())
+                net.evaluate(acc, b)
             }
         };
         clamp(raw)
@@ -194,10 +197,10 @@ mod tests {
         let (fw, fb, ow, _) = embedded.parts();
         for bias in [i32::MAX / 2, -(i32::MAX / 2)] {
             let parts = (fw.to_vec(), fb.to_vec(), ow.to_vec());
-            let net = Network::from_parts(VariantKind::Atomic, parts.0, parts.1, parts.2, bias);
+            let net = Network::from_parts(VariantKind::Atomic, parts.0, parts.1, parts.2, vec![bias]);
             let net = Arc::new(net.unwrap());
             let b = Atomic::from_fen(Atomic::start_fen()).unwrap();
-            let raw = net.evaluate(&net.refresh(&b), b.turn());
+            let raw = net.evaluate(&net.refresh(&b), &b);
             assert!(raw.abs() > EVAL_LIMIT, "the test net is extreme: {raw}");
             let e = Evaluation::Nnue(Arc::clone(&net));
             assert_eq!(e.evaluate::<Atomic>(&b), EVAL_LIMIT * raw.signum());

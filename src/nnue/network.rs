@@ -1,5 +1,7 @@
 //! The network: (768 → H) × 2 → 1, perspective, SCReLU, for a hidden
-//! width H chosen by the file (a multiple of 16, up to [`MAX_HIDDEN`]).
+//! width H chosen by the file (a multiple of 16, up to [`MAX_HIDDEN`]),
+//! with one output layer per *output bucket* (1 to [`MAX_BUCKETS`], chosen
+//! by the number of pieces on the board, see [`output_bucket`]).
 //!
 //! **Input.** For each point of view, the 768 binary features of
 //! [`super::features`]; the first layer turns each side's active features
@@ -7,8 +9,11 @@
 //! ([`super::accumulator`]).
 //!
 //! **Output.** `[acc(side to move), acc(other side)]`, each value clipped to
-//! `0..=QA` and squared (SCReLU), dotted with 2·H output weights, plus the
-//! output bias, scaled to centipawns.
+//! `0..=QA` and squared (SCReLU), dotted with the 2·H output weights of the
+//! position's bucket, plus that bucket's output bias, scaled to
+//! centipawns. Buckets let the last layer weigh the same hidden features
+//! differently in the opening, the middlegame and the ending (in atomic the
+//! material comes off fast), at the cost of one popcount per evaluation.
 //!
 //! **Quantisation.** Feature weights and biases are `i16` at scale
 //! [`QA`] = 255, output weights `i16` at scale [`QB`] = 256, the output bias
@@ -19,11 +24,13 @@
 //! (the AVX2 output kernel splits each weight so that its products fit 16
 //! bits, see [`super::simd`]).
 //!
-//! **File format** (little-endian): `b"FSNN"`, `u32` version (1),
-//! `u32` inputs (768), `u32` hidden width H, `u32` variant code (as in
-//! [`super::data`]), then feature weights `i16[768][H]` (feature-major),
-//! feature biases `i16[H]`, output weights `i16[2 * H]` (side to move's half
-//! first), output bias `i32`.
+//! **File format** (little-endian): `b"FSNN"`, `u32` version, `u32` inputs
+//! (768), `u32` hidden width H, `u32` variant code (as in [`super::data`]),
+//! in version 2 then `u32` output buckets B (version 1 has none: B = 1);
+//! then feature weights `i16[768][H]` (feature-major), feature biases
+//! `i16[H]`, output weights `i16[B][2 * H]` (each bucket's side to move's
+//! half first), output biases `i32[B]`. A one-bucket net is written as
+//! version 1, so that builds from before buckets still read it.
 //!
 //! **Kernels.** [`super::simd`]: AVX2 or scalar, chosen once when the net
 //! is built.
@@ -50,14 +57,45 @@ pub const HIDDEN_STEP: usize = 16;
 pub const MAX_HIDDEN: usize = 1024;
 const _: () = assert!((MAX_HIDDEN / 4) as i64 * (QA * QA) as i64 * 64 <= i32::MAX as i64);
 const _: () = assert!(MAX_HIDDEN.is_multiple_of(HIDDEN_STEP) && MAX_OUTPUT_WEIGHT < 64 * 16);
+/// The most output buckets a net may have.
+pub const MAX_BUCKETS: usize = 16;
 const MAGIC: &[u8; 4] = b"FSNN";
-const VERSION: u32 = 1;
-/// Magic, version, inputs, hidden width, variant.
-pub const HEADER_BYTES: usize = 20;
+/// Version 1: one output layer; version 2: the header names the buckets.
+const VERSION_SINGLE: u32 = 1;
+const VERSION_BUCKETS: u32 = 2;
+/// The longest header: magic, version, inputs, hidden width, variant,
+/// output buckets (version 1 stops before the buckets: 20 bytes).
+pub const HEADER_BYTES: usize = 24;
 
-/// Size of a net file of hidden width `hidden`.
-pub const fn file_bytes(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+fn header_bytes(buckets: usize) -> usize {
+    if buckets == 1 { HEADER_BYTES - 4 } else { HEADER_BYTES }
+}
+
+/// Size of a net file of hidden width `hidden` with `buckets` output
+/// buckets.
+pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
+    let header = if buckets == 1 { HEADER_BYTES - 4 } else { HEADER_BYTES };
+    header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+}
+
+/// The largest net file the engine reads.
+pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN, MAX_BUCKETS);
+
+/// The output bucket of a position with `pieces` pieces on the board (both
+/// sides, kings included) in a net with `buckets` buckets: the range 2..=33
+/// cut into `buckets` equal parts (with 8 buckets, 2–5 pieces is bucket 0
+/// and 30–32 is bucket 7), as bullet's material-count buckets do.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 32).min(buckets - 1)
+}
+
+/// Whether the engine runs `b` output buckets.
+pub fn check_buckets(b: usize) -> Result<(), String> {
+    if b == 0 || b > MAX_BUCKETS {
+        return Err(format!("{b} output buckets: 1 to {MAX_BUCKETS} are possible"));
+    }
+    Ok(())
 }
 
 /// Whether the engine runs hidden width `h`.
@@ -77,9 +115,10 @@ pub struct Network {
     /// `[feature][hidden]`, flattened.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// `[2 * hidden]`: side to move's half first.
+    /// `[bucket][2 * hidden]`: in each bucket, side to move's half first.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// `[bucket]`.
+    output_bias: Vec<i32>,
     variant: VariantKind,
     /// The kernels this CPU runs, chosen once.
     kernels: Kernels,
@@ -87,7 +126,7 @@ pub struct Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}x{}, {})", self.hidden, self.variant)
+        write!(f, "Network({INPUTS}x{}x{}, {})", self.hidden, self.buckets(), self.variant)
     }
 }
 
@@ -101,14 +140,25 @@ fn le_i16s(bytes: &[u8], n: usize) -> Vec<i16> {
 
 impl Network {
     /// The width and variant a file's header announces, and the size the
-    /// whole file must have; the error says what is wrong.
+    /// whole file must have; the error says what is wrong. `bytes` is the
+    /// file's start: [`HEADER_BYTES`] or all of it if shorter.
     pub fn read_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize), String> {
-        if bytes.len() < HEADER_BYTES || &bytes[0..4] != MAGIC {
+        if bytes.len() < header_bytes(1) || &bytes[0..4] != MAGIC {
             return Err("not a Fission network file (no FSNN header)".into());
         }
         let version = le_u32(bytes, 4);
-        if version != VERSION {
-            return Err(format!("network format version {version}, this build reads {VERSION}"));
+        let buckets = match version {
+            VERSION_SINGLE => 1,
+            VERSION_BUCKETS if bytes.len() >= HEADER_BYTES => le_u32(bytes, 20) as usize,
+            VERSION_BUCKETS => return Err("a network file cut short in its header".into()),
+            _ => {
+                return Err(format!(
+                    "network format version {version}, this build reads {VERSION_SINGLE} and {VERSION_BUCKETS}"
+                ));
+            }
+        };
+        if version == VERSION_BUCKETS && (buckets == 1 || check_buckets(buckets).is_err()) {
+            return Err(format!("{buckets} output buckets in a version 2 file: 2 to {MAX_BUCKETS} are possible"));
         }
         let (inputs, hidden) = (le_u32(bytes, 8) as usize, le_u32(bytes, 12) as usize);
         if inputs != INPUTS || check_hidden(hidden).is_err() {
@@ -121,7 +171,7 @@ impl Network {
             .ok()
             .and_then(variant_from_code)
             .ok_or_else(|| format!("unknown variant code {code}"))?;
-        Ok((hidden, variant, file_bytes(hidden)))
+        Ok((hidden, variant, file_bytes(hidden, buckets)))
     }
 
     /// Reads a net file; the error says what is wrong with it.
@@ -130,49 +180,61 @@ impl Network {
         if bytes.len() != size {
             return Err(format!("{} bytes, a {INPUTS}x{h} network has {size}", bytes.len()));
         }
-        let mut at = HEADER_BYTES;
+        let buckets = if le_u32(bytes, 4) == VERSION_SINGLE { 1 } else { le_u32(bytes, 20) as usize };
+        let mut at = header_bytes(buckets);
         let feature_weights = le_i16s(&bytes[at..], INPUTS * h);
         at += 2 * INPUTS * h;
         let feature_bias = le_i16s(&bytes[at..], h);
         at += 2 * h;
-        let output_weights = le_i16s(&bytes[at..], 2 * h);
-        at += 4 * h;
-        let output_bias = i32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let output_weights = le_i16s(&bytes[at..], 2 * h * buckets);
+        at += 4 * h * buckets;
+        let output_bias =
+            bytes[at..].chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         Network::from_parts(variant, feature_weights, feature_bias, output_weights, output_bias)
     }
 
     /// The file image of this net (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.hidden));
+        let buckets = self.buckets();
+        let mut out = Vec::with_capacity(file_bytes(self.hidden, buckets));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUTS as u32, self.hidden as u32, variant_code(self.variant) as u32] {
+        let version = if buckets == 1 { VERSION_SINGLE } else { VERSION_BUCKETS };
+        for v in [version, INPUTS as u32, self.hidden as u32, variant_code(self.variant) as u32] {
             out.extend_from_slice(&v.to_le_bytes());
+        }
+        if buckets > 1 {
+            out.extend_from_slice(&(buckets as u32).to_le_bytes());
         }
         for w in self.feature_weights.iter().chain(&self.feature_bias).chain(&self.output_weights) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
     /// A net from quantised parts (the trainer's output); the width is the
-    /// number of feature biases.
+    /// number of feature biases, the number of buckets that of output
+    /// biases.
     pub fn from_parts(
         variant: VariantKind,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, String> {
         let h = feature_bias.len();
         check_hidden(h)?;
-        if feature_weights.len() != INPUTS * h || output_weights.len() != 2 * h {
+        let buckets = output_bias.len();
+        check_buckets(buckets)?;
+        if feature_weights.len() != INPUTS * h || output_weights.len() != 2 * h * buckets {
             return Err(format!(
                 "{} feature weights and {} output weights, expected {} and {}",
                 feature_weights.len(),
                 output_weights.len(),
                 INPUTS * h,
-                2 * h
+                2 * h * buckets
             ));
         }
         if let Some(w) = output_weights.iter().find(|w| w.unsigned_abs() as i32 > MAX_OUTPUT_WEIGHT) {
@@ -191,8 +253,8 @@ impl Network {
 
     /// The quantised parts, as [`Network::from_parts`] takes them (for a
     /// trainer that starts from this net).
-    pub fn parts(&self) -> (&[i16], &[i16], &[i16], i32) {
-        (&self.feature_weights, &self.feature_bias, &self.output_weights, self.output_bias)
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (&self.feature_weights, &self.feature_bias, &self.output_weights, &self.output_bias)
     }
 
     /// The variant this net was trained for.
@@ -205,6 +267,11 @@ impl Network {
         self.hidden
     }
 
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
     /// The same net run by other kernels (tests compare them).
     pub fn with_kernels(mut self, kernels: Kernels) -> Network {
         self.kernels = kernels;
@@ -214,12 +281,18 @@ impl Network {
     /// A net of width `hidden` with random weights in the trained ranges
     /// (for tests and for measuring the speed of a width).
     pub fn random(variant: VariantKind, hidden: usize, seed: u64) -> Network {
+        Network::random_bucketed(variant, hidden, 1, seed)
+    }
+
+    /// The same with `buckets` output buckets.
+    pub fn random_bucketed(variant: VariantKind, hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = crate::types::SplitMix::new(seed);
         let mut small = |range: i64| ((rng.next_u64() % (2 * range as u64 + 1)) as i64 - range) as i16;
         let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(200)).collect();
         let fb: Vec<i16> = (0..hidden).map(|_| small(300)).collect();
-        let ow: Vec<i16> = (0..2 * hidden).map(|_| small(MAX_OUTPUT_WEIGHT as i64)).collect();
-        Network::from_parts(variant, fw, fb, ow, 1234).expect("a valid width")
+        let ow: Vec<i16> = (0..2 * hidden * buckets).map(|_| small(MAX_OUTPUT_WEIGHT as i64)).collect();
+        let ob: Vec<i32> = (0..buckets).map(|k| 1234 + 1000 * small(50) as i32 + k as i32).collect();
+        Network::from_parts(variant, fw, fb, ow, ob).expect("a valid width and bucket count")
     }
 
     /// The accumulator of `b` computed from scratch.
@@ -253,12 +326,16 @@ impl Network {
         }
     }
 
-    /// The evaluation (centipawns, side to move's point of view) of the
-    /// position whose accumulator is `acc`, `stm` to move.
+    /// The evaluation (centipawns, side to move's point of view) of `b`,
+    /// whose accumulator is `acc`.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
-        let sum = self.kernels.screlu_dot(acc.view(stm), acc.view(!stm), &self.output_weights);
-        let out = sum / QA as i64 + self.output_bias as i64;
+    pub fn evaluate(&self, acc: &Accumulator, b: &Board) -> i32 {
+        let stm = b.turn();
+        let bucket = output_bucket(b.occupied().count() as usize, self.buckets());
+        let h2 = 2 * self.hidden;
+        let weights = &self.output_weights[bucket * h2..(bucket + 1) * h2];
+        let sum = self.kernels.screlu_dot(acc.view(stm), acc.view(!stm), weights);
+        let out = sum / QA as i64 + self.output_bias[bucket] as i64;
         (out * SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
@@ -283,7 +360,7 @@ mod tests {
         for variant in VariantKind::ALL {
             let net = random_net_for(variant, 7);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), file_bytes(128));
+            assert_eq!(bytes.len(), file_bytes(128, 1));
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!(back.variant(), variant, "the file names its variant");
             assert_eq!(back.to_bytes(), bytes);
@@ -299,12 +376,32 @@ mod tests {
         assert!(Network::from_bytes(&wrong).unwrap_err().contains("bytes"));
         wrong[4] = 3; // version
         assert!(Network::from_bytes(&wrong).unwrap_err().contains("version 3"));
+        // Bucketed nets are version 2 files that name their buckets.
+        for buckets in [2, 8, MAX_BUCKETS] {
+            let net = Network::random_bucketed(VariantKind::Atomic, 32, buckets, 3);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), file_bytes(32, buckets));
+            assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 2);
+            assert_eq!(Network::read_header(&bytes).unwrap(), (32, VariantKind::Atomic, file_bytes(32, buckets)));
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((back.buckets(), back.to_bytes()), (buckets, bytes));
+        }
+        let bytes = Network::random_bucketed(VariantKind::Atomic, 32, 8, 3).to_bytes();
+        assert!(Network::from_bytes(&bytes[..22]).unwrap_err().contains("cut short"));
+        for bad in [0u32, 1, 17, u32::MAX] {
+            let mut wrong = bytes.clone();
+            wrong[20..24].copy_from_slice(&bad.to_le_bytes());
+            assert!(Network::from_bytes(&wrong).unwrap_err().contains("output buckets"), "{bad}");
+        }
+        let mut wrong = bytes.clone();
+        wrong[20..24].copy_from_slice(&4u32.to_le_bytes()); // the header and the size disagree
+        assert!(Network::from_bytes(&wrong).unwrap_err().contains("bytes"));
         // Every width round-trips, and the header names it.
         for h in [16, 128, 256, 512, 1024] {
             let net = Network::random(VariantKind::Chess, h, h as u64);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), file_bytes(h));
-            assert_eq!(Network::read_header(&bytes).unwrap(), (h, VariantKind::Chess, file_bytes(h)));
+            assert_eq!(bytes.len(), file_bytes(h, 1));
+            assert_eq!(Network::read_header(&bytes).unwrap(), (h, VariantKind::Chess, file_bytes(h, 1)));
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!(back.hidden(), h);
             assert_eq!(back.to_bytes(), bytes);
@@ -324,7 +421,69 @@ mod tests {
         assert_eq!(acc.view(Color::White), acc.view(Color::Black));
         let w = Atomic::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         let m = Atomic::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        assert_eq!(net.evaluate(&net.refresh(&w), Color::White), net.evaluate(&net.refresh(&m), Color::Black));
+        assert_eq!(net.evaluate(&net.refresh(&w), &w), net.evaluate(&net.refresh(&m), &m));
+    }
+
+    /// Positions from random atomic games, from 32 pieces down to a few.
+    fn random_positions(n: usize, seed: u64) -> Vec<Board> {
+        let mut rng = SplitMix::new(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+            for _ in 0..200 {
+                let mut moves = crate::types::MoveList::new();
+                Atomic::legal_moves(&b, &mut moves);
+                if moves.is_empty() || Atomic::outcome(&b).is_some() {
+                    break;
+                }
+                b = Atomic::play(&b, moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                out.push(b.clone());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn output_buckets_cut_the_piece_count_evenly() {
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+        let eight: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert_eq!(&eight[..4], &[0, 0, 0, 0]);
+        assert_eq!(&eight[4..8], &[1, 1, 1, 1]);
+        assert_eq!(&eight[28..], &[7, 7, 7]);
+        for b in 1..=MAX_BUCKETS {
+            let all: Vec<usize> = (0..=64).map(|n| output_bucket(n, b)).collect();
+            assert!(all.windows(2).all(|w| w[0] <= w[1]) && all[64] == b - 1, "{b} buckets: {all:?}");
+            assert!((0..b).all(|k| all.contains(&k)), "{b} buckets: every bucket is used");
+        }
+    }
+
+    /// A bucketed net evaluates each position with its own bucket's output
+    /// layer: exactly the one-bucket net made of that layer.
+    #[test]
+    fn each_position_is_evaluated_by_its_bucket() {
+        let net = Network::random_bucketed(VariantKind::Atomic, 64, 8, 21);
+        let (fw, fb, ow, ob) = net.parts();
+        let single: Vec<Network> = (0..8)
+            .map(|k| {
+                let w = ow[k * 128..(k + 1) * 128].to_vec();
+                Network::from_parts(VariantKind::Atomic, fw.to_vec(), fb.to_vec(), w, vec![ob[k]]).unwrap()
+            })
+            .collect();
+        let scalar = net.clone().with_kernels(Kernels::Scalar);
+        let mut seen = [0; 8];
+        for b in random_positions(3000, 4) {
+            let k = output_bucket(b.occupied().count() as usize, 8);
+            seen[k] += 1;
+            let acc = net.refresh(&b);
+            assert_eq!(net.evaluate(&acc, &b), single[k].evaluate(&acc, &b));
+            assert_eq!(net.evaluate(&acc, &b), scalar.evaluate(&acc, &b));
+        }
+        assert!(seen.iter().filter(|&&n| n > 0).count() >= 6, "{seen:?}");
+        // The buckets really differ: some position is evaluated otherwise
+        // by another bucket.
+        let b = Atomic::from_fen(Atomic::start_fen()).unwrap();
+        let acc = net.refresh(&b);
+        assert_ne!(single[7].evaluate(&acc, &b), single[0].evaluate(&acc, &b));
     }
 
     fn incremental_matches_fresh<V: Variant>(net: &Network, games: usize, seed: u64) -> usize {
@@ -346,7 +505,7 @@ mod tests {
                 delta.set(&b, &child);
                 net.apply(&acc, &delta, &mut next);
                 assert_eq!(next, net.refresh(&child), "{} after {m:?} from {}", V::NAME, V::fen(&b));
-                assert_eq!(net.evaluate(&next, child.turn()), net.evaluate(&net.refresh(&child), child.turn()));
+                assert_eq!(net.evaluate(&next, &child), net.evaluate(&net.refresh(&child), &child));
                 acc = next;
                 b = child;
                 checked += 1;
@@ -439,7 +598,7 @@ mod tests {
                 b = Atomic::play(&b, moves[(rng.next_u64() % moves.len() as u64) as usize]);
                 let (fast, slow) = (net.refresh(&b), scalar.refresh(&b));
                 assert_eq!(fast, slow, "width {h}");
-                assert_eq!(net.evaluate(&fast, b.turn()), scalar.evaluate(&slow, b.turn()), "width {h}");
+                assert_eq!(net.evaluate(&fast, &b), scalar.evaluate(&slow, &b), "width {h}");
             }
         }
     }

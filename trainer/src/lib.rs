@@ -1,5 +1,6 @@
-//! The NNUE trainer: fits Fission's (768 → H) × 2 → 1 SCReLU network to
-//! `fission datagen` records on the CPU.
+//! The NNUE trainer: fits Fission's (768 → H) × 2 → 1 SCReLU network, with
+//! one output layer per output bucket ([`network::output_bucket`]: by the
+//! number of pieces on the board), to `fission datagen` records on the CPU.
 //!
 //! * **Inputs**: each record's pieces as the engine's features
 //!   ([`fission::nnue::network::feature`]), from the side to move's and the
@@ -23,8 +24,9 @@
 use fission::VariantKind;
 use fission::eval::Evaluation;
 use fission::nnue::data::Record;
+pub use fission::nnue::network::check_buckets;
 pub use fission::nnue::network::check_hidden;
-use fission::nnue::network::{self, INPUTS, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE};
+use fission::nnue::network::{self, INPUTS, MAX_OUTPUT_WEIGHT, Network, QA, QB, SCALE, output_bucket};
 use fission::types::SplitMix;
 use fission::with_variant;
 use std::time::Instant;
@@ -43,19 +45,23 @@ pub const DEFAULT_HIDDEN: usize = 128;
 pub struct Model {
     /// The hidden width H.
     pub hidden: usize,
+    /// The number of output buckets B.
+    pub buckets: usize,
     /// `[feature][H]`, flattened.
     pub ft_w: Vec<f32>,
     pub ft_b: Vec<f32>,
-    /// `[2 * H]`: side to move's half first.
+    /// `[B][2 * H]`: in each bucket, side to move's half first.
     pub out_w: Vec<f32>,
-    pub out_b: f32,
+    /// `[B]`.
+    pub out_b: Vec<f32>,
 }
 
-/// Where each part of a model of width `h` starts in its flat vector, and
-/// its length.
+/// Where each part of a model of width `h` with `b` buckets starts in its
+/// flat vector, and its length.
 #[derive(Clone, Copy)]
 struct Layout {
     h: usize,
+    b: usize,
 }
 
 impl Layout {
@@ -66,10 +72,10 @@ impl Layout {
         self.ft_b() + self.h
     }
     fn out_b(self) -> usize {
-        self.out_w() + 2 * self.h
+        self.out_w() + 2 * self.h * self.b
     }
     fn params(self) -> usize {
-        self.out_b() + 1
+        self.out_b() + self.b
     }
 }
 
@@ -79,18 +85,27 @@ fn uniform(rng: &mut SplitMix, scale: f32) -> f32 {
 }
 
 impl Model {
-    /// Small random weights (uniform, scaled by the fan-in) for width `hidden`.
-    pub fn random(hidden: usize, seed: u64) -> Model {
+    /// Small random weights (uniform, scaled by the fan-in) for width
+    /// `hidden` and `buckets` output buckets.
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Model {
         let mut rng = SplitMix::new(seed);
         let ft_scale = 1.0 / (32.0f32).sqrt();
         let out_scale = 1.0 / ((2 * hidden) as f32).sqrt();
         Model {
             hidden,
+            buckets,
             ft_w: (0..INPUTS * hidden).map(|_| uniform(&mut rng, ft_scale) * 0.25).collect(),
             ft_b: (0..hidden).map(|_| uniform(&mut rng, ft_scale) * 0.25 + 0.25).collect(),
-            out_w: (0..2 * hidden).map(|_| uniform(&mut rng, out_scale)).collect(),
-            out_b: 0.0,
+            out_w: (0..2 * hidden * buckets).map(|_| uniform(&mut rng, out_scale)).collect(),
+            out_b: vec![0.0; buckets],
         }
+    }
+
+    /// This one-bucket model with `buckets` output buckets, each a copy of
+    /// its output layer: the same function, whose buckets then learn apart.
+    pub fn split_output(&self, buckets: usize) -> Model {
+        assert_eq!(self.buckets, 1, "only a one-bucket model is split");
+        Model { buckets, out_w: self.out_w.repeat(buckets), out_b: self.out_b.repeat(buckets), ..self.clone() }
     }
 
     /// This model widened to `hidden` units, computing the same function:
@@ -101,22 +116,23 @@ impl Model {
     pub fn widen(&self, hidden: usize, seed: u64) -> Model {
         assert!(hidden >= self.hidden, "widening only");
         let h = self.hidden;
-        let fresh = Model::random(hidden, seed);
+        let fresh = Model::random(hidden, self.buckets, seed);
         let mut ft_w = fresh.ft_w;
         for f in 0..INPUTS {
             ft_w[f * hidden..f * hidden + h].copy_from_slice(&self.ft_w[f * h..(f + 1) * h]);
         }
         let mut ft_b = fresh.ft_b;
         ft_b[..h].copy_from_slice(&self.ft_b);
-        let mut out_w = vec![0.0; 2 * hidden];
-        for side in 0..2 {
-            out_w[side * hidden..side * hidden + h].copy_from_slice(&self.out_w[side * h..(side + 1) * h]);
+        let mut out_w = vec![0.0; 2 * hidden * self.buckets];
+        // Each bucket's and side's half: `2 * bucket + side`.
+        for half in 0..2 * self.buckets {
+            out_w[half * hidden..half * hidden + h].copy_from_slice(&self.out_w[half * h..(half + 1) * h]);
         }
-        Model { hidden, ft_w, ft_b, out_w, out_b: self.out_b }
+        Model { hidden, buckets: self.buckets, ft_w, ft_b, out_w, out_b: self.out_b.clone() }
     }
 
     fn layout(&self) -> Layout {
-        Layout { h: self.hidden }
+        Layout { h: self.hidden, b: self.buckets }
     }
 
     /// All parameters as one vector (for checkpoints and the optimiser).
@@ -125,23 +141,32 @@ impl Model {
         v.extend_from_slice(&self.ft_w);
         v.extend_from_slice(&self.ft_b);
         v.extend_from_slice(&self.out_w);
-        v.push(self.out_b);
+        v.extend_from_slice(&self.out_b);
         v
     }
 
-    fn from_flat(hidden: usize, v: &[f32]) -> Model {
+    fn from_flat(hidden: usize, buckets: usize, v: &[f32]) -> Model {
         let (ft_w, rest) = v.split_at(INPUTS * hidden);
         let (ft_b, rest) = rest.split_at(hidden);
-        let (out_w, rest) = rest.split_at(2 * hidden);
-        Model { hidden, ft_w: ft_w.to_vec(), ft_b: ft_b.to_vec(), out_w: out_w.to_vec(), out_b: rest[0] }
+        let (out_w, out_b) = rest.split_at(2 * hidden * buckets);
+        Model {
+            hidden,
+            buckets,
+            ft_w: ft_w.to_vec(),
+            ft_b: ft_b.to_vec(),
+            out_w: out_w.to_vec(),
+            out_b: out_b.to_vec(),
+        }
     }
 
-    /// A float checkpoint: `b"FSCK"`, `u32` hidden size, the parameters as
-    /// little-endian `f32` (feature weights, feature biases, output weights,
-    /// output bias).
+    /// A float checkpoint: `b"FSCB"`, `u32` hidden size, `u32` output
+    /// buckets, the parameters as little-endian `f32` (feature weights,
+    /// feature biases, output weights, output biases). Checkpoints of the
+    /// earlier format (`b"FSCK"`, no bucket count: one bucket) are read too.
     pub fn to_checkpoint(&self) -> Vec<u8> {
-        let mut out = b"FSCK".to_vec();
+        let mut out = b"FSCB".to_vec();
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         for x in self.flat() {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -149,22 +174,25 @@ impl Model {
     }
 
     pub fn from_checkpoint(bytes: &[u8]) -> Result<Model, String> {
-        if bytes.len() < 8 || &bytes[..4] != b"FSCK" {
-            return Err("not a checkpoint (no FSCK header)".into());
-        }
-        let hidden = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        let (hidden, buckets, start) = match bytes.get(..4) {
+            Some(b"FSCK") if bytes.len() >= 8 => (u32_at(4), 1, 8),
+            Some(b"FSCB") if bytes.len() >= 12 => (u32_at(4), u32_at(8), 12),
+            _ => return Err("not a checkpoint (no FSCB or FSCK header)".into()),
+        };
         check_hidden(hidden)?;
-        let params = Layout { h: hidden }.params();
-        if bytes.len() != 8 + 4 * params {
+        check_buckets(buckets)?;
+        let params = Layout { h: hidden, b: buckets }.params();
+        if bytes.len() != start + 4 * params {
             return Err(format!(
-                "{} bytes, a checkpoint of a {INPUTS}x{hidden} network has {}",
+                "{} bytes, a checkpoint of a {INPUTS}x{hidden} network with {buckets} output buckets has {}",
                 bytes.len(),
-                8 + 4 * params
+                start + 4 * params
             ));
         }
         let v: Vec<f32> =
-            bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
-        Ok(Model::from_flat(hidden, &v))
+            bytes[start..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        Ok(Model::from_flat(hidden, buckets, &v))
     }
 
     /// The float weights a quantised net stands for (the inverse of
@@ -175,10 +203,11 @@ impl Model {
         let f = |x: i16, scale: i32| x as f32 / scale as f32;
         Model {
             hidden: net.hidden(),
+            buckets: net.buckets(),
             ft_w: fw.iter().map(|&x| f(x, QA)).collect(),
             ft_b: fb.iter().map(|&x| f(x, QA)).collect(),
             out_w: ow.iter().map(|&x| f(x, QB)).collect(),
-            out_b: ob as f32 / (QA * QB) as f32,
+            out_b: ob.iter().map(|&x| x as f32 / (QA * QB) as f32).collect(),
         }
     }
 
@@ -189,9 +218,16 @@ impl Model {
         self.forward(&f, &mut scratch)
     }
 
+    /// The output bucket of a position with these features.
+    fn bucket(&self, f: &Features) -> usize {
+        output_bucket(f.len, self.buckets)
+    }
+
     fn forward(&self, f: &Features, s: &mut Scratch) -> f32 {
         let h = self.hidden;
-        let mut out = self.out_b;
+        let bucket = self.bucket(f);
+        let out_w = &self.out_w[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let mut out = self.out_b[bucket];
         for side in 0..2 {
             let acc = &mut s.acc[side];
             acc.copy_from_slice(&self.ft_b);
@@ -201,7 +237,7 @@ impl Model {
                     *a += w;
                 }
             }
-            let weights = &self.out_w[side * h..(side + 1) * h];
+            let weights = &out_w[side * h..(side + 1) * h];
             for (a, w) in acc.iter().zip(weights) {
                 let c = a.clamp(0.0, 1.0);
                 out += c * c * w;
@@ -283,13 +319,16 @@ impl Model {
             let err = pred - target(r, wdl);
             grad.loss += (err * err) as f64;
             let g = 2.0 * err * pred * (1.0 - pred);
-            grad.g[out_b] += g;
+            let bucket = self.bucket(&f);
+            grad.g[out_b + bucket] += g;
             for side in 0..2 {
                 let acc = &s.acc[side];
-                let w = &self.out_w[side * h..(side + 1) * h];
+                // This bucket's weights for this side's half.
+                let half = (2 * bucket + side) * h;
+                let w = &self.out_w[half..half + h];
                 let hidden = &mut s.hidden;
                 {
-                    let gw = &mut grad.g[out_w + side * h..out_w + (side + 1) * h];
+                    let gw = &mut grad.g[out_w + half..out_w + half + h];
                     for i in 0..h {
                         let a = acc[i];
                         let c = a.clamp(0.0, 1.0);
@@ -419,7 +458,7 @@ pub fn train(
     mut each: impl FnMut(&EpochReport, &Model),
 ) {
     let mut rng = SplitMix::new(cfg.seed);
-    let (hidden, lay) = (model.hidden, model.layout());
+    let (hidden, buckets, lay) = (model.hidden, model.buckets, model.layout());
     let mut params = model.flat();
     let n = params.len();
     let mut adam = Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0 };
@@ -436,7 +475,7 @@ pub fn train(
         }
         let mut loss = 0.0f64;
         for batch in train.chunks(cfg.batch.max(1)) {
-            let current = Model::from_flat(hidden, &params);
+            let current = Model::from_flat(hidden, buckets, &params);
             let share = batch.len().div_ceil(threads);
             std::thread::scope(|s| {
                 for (part, grad) in batch.chunks(share).zip(grads.iter_mut()) {
@@ -460,7 +499,7 @@ pub fn train(
             adam.step(&mut params, &sum, lr);
             clip(lay, &mut params);
         }
-        *model = Model::from_flat(hidden, &params);
+        *model = Model::from_flat(hidden, buckets, &params);
         let seconds = start.elapsed().as_secs_f64();
         let report = EpochReport {
             epoch,
@@ -489,7 +528,7 @@ pub fn quantise(model: &Model, variant: VariantKind) -> Result<Network, String> 
     let fw: Vec<i16> = model.ft_w.iter().map(|&x| q(x, QA, i16::MAX as i32) as i16).collect();
     let fb: Vec<i16> = model.ft_b.iter().map(|&x| q(x, QA, i16::MAX as i32) as i16).collect();
     let ow: Vec<i16> = model.out_w.iter().map(|&x| q(x, QB, MAX_OUTPUT_WEIGHT) as i16).collect();
-    let ob = q(model.out_b, QA * QB, i32::MAX / 2);
+    let ob: Vec<i32> = model.out_b.iter().map(|&x| q(x, QA * QB, i32::MAX / 2)).collect();
     Network::from_parts(variant, fw, fb, ow, ob)
 }
 
@@ -570,20 +609,27 @@ mod tests {
 
     #[test]
     fn a_tiny_training_run_learns_and_quantises_faithfully() {
-        tiny_run(DEFAULT_HIDDEN);
+        tiny_run(DEFAULT_HIDDEN, 1);
     }
 
     /// The same at width 256.
     #[test]
     fn a_wide_net_learns_and_quantises_faithfully() {
-        tiny_run(256);
+        tiny_run(256, 1);
     }
 
-    fn tiny_run(hidden: usize) {
+    /// The same with 8 output buckets: each bucket's layer is trained and
+    /// quantised into the engine's net.
+    #[test]
+    fn a_bucketed_net_learns_and_quantises_faithfully() {
+        tiny_run(DEFAULT_HIDDEN, 8);
+    }
+
+    fn tiny_run(hidden: usize, buckets: usize) {
         let (mut train_set, validation) = split(synthetic(6_000, 1), 0.1, 1);
         assert!(!validation.is_empty() && train_set.len() > 4_000);
         let cfg = TrainConfig { epochs: 15, batch: 256, lr: 0.003, lr_step: 10, threads: 2, ..TrainConfig::default() };
-        let mut model = Model::random(hidden, 1);
+        let mut model = Model::random(hidden, buckets, 1);
         let before = model.loss(&validation, cfg.wdl, 2);
         let mut losses = Vec::new();
         train(&mut model, &mut train_set, &validation, &cfg, |r, _| losses.push(r.validation_loss));
@@ -593,6 +639,7 @@ mod tests {
 
         let net = quantise(&model, VariantKind::Atomic).unwrap();
         let net = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(net.buckets(), buckets);
         let evaluation = Evaluation::Nnue(std::sync::Arc::new(net));
         let diff: f32 = validation
             .iter()
@@ -607,7 +654,7 @@ mod tests {
     #[test]
     fn a_quantised_net_is_read_back_into_its_float_weights() {
         let data = synthetic(2_000, 5);
-        let mut model = Model::random(DEFAULT_HIDDEN, 9);
+        let mut model = Model::random(DEFAULT_HIDDEN, 1, 9);
         let (mut train_set, validation) = split(data, 0.1, 1);
         let cfg = TrainConfig { epochs: 2, batch: 256, lr: 0.01, ..TrainConfig::default() };
         train(&mut model, &mut train_set, &validation, &cfg, |_, _| {});
@@ -624,13 +671,28 @@ mod tests {
     #[test]
     fn checkpoints_round_trip() {
         for h in [16, 128, 256] {
-            let m = Model::random(h, 3);
+            let m = Model::random(h, 1, 3);
             assert_eq!(Model::from_checkpoint(&m.to_checkpoint()).unwrap(), m);
             let bytes = m.to_checkpoint();
             assert!(Model::from_checkpoint(&bytes[..bytes.len() - 4]).is_err());
         }
         assert!(Model::from_checkpoint(b"FSCK").is_err());
-        let mut odd = Model::random(16, 3).to_checkpoint();
+        assert!(Model::from_checkpoint(b"FSCB\x10\0\0\0").is_err());
+        let m = Model::random(32, 8, 3);
+        let bytes = m.to_checkpoint();
+        assert_eq!(Model::from_checkpoint(&bytes).unwrap(), m);
+        let mut wrong = bytes.clone();
+        wrong[8..12].copy_from_slice(&4u32.to_le_bytes());
+        assert!(Model::from_checkpoint(&wrong).unwrap_err().contains("4 output buckets"));
+        wrong[8..12].copy_from_slice(&0u32.to_le_bytes());
+        assert!(Model::from_checkpoint(&wrong).is_err());
+        // The earlier format: no bucket count, one bucket.
+        let one = Model::random(32, 1, 4);
+        let mut old = b"FSCK".to_vec();
+        old.extend_from_slice(&32u32.to_le_bytes());
+        old.extend(one.flat().iter().flat_map(|x| x.to_le_bytes()));
+        assert_eq!(Model::from_checkpoint(&old).unwrap(), one);
+        let mut odd = Model::random(16, 1, 3).to_checkpoint();
         odd[4..8].copy_from_slice(&17u32.to_le_bytes());
         assert!(Model::from_checkpoint(&odd).unwrap_err().contains("17"));
     }
@@ -643,7 +705,7 @@ mod tests {
         let data = synthetic(3_000, 7);
         let (mut train_set, validation) = split(data, 0.1, 2);
         let cfg = TrainConfig { epochs: 3, batch: 256, lr: 0.005, ..TrainConfig::default() };
-        let mut narrow = Model::random(32, 4);
+        let mut narrow = Model::random(32, 1, 4);
         train(&mut narrow, &mut train_set, &validation, &cfg, |_, _| {});
         let mut wide = narrow.widen(256, 5);
         assert_eq!(wide.hidden, 256);
@@ -660,6 +722,39 @@ mod tests {
         train(&mut wide, &mut train_set, &validation, &cfg, |_, _| {});
         assert!(wide.out_w[32..256].iter().any(|&x| x != 0.0), "the new units learn");
         assert!(wide.loss(&validation, cfg.wdl, 2) < before);
+    }
+
+    /// Splitting a one-bucket model's output layer keeps its function (in
+    /// float and in the quantised net), and the buckets then learn apart.
+    #[test]
+    fn splitting_the_output_keeps_the_function_and_trains_on() {
+        let data = synthetic(3_000, 8);
+        let (mut train_set, validation) = split(data, 0.1, 3);
+        let cfg = TrainConfig { epochs: 2, batch: 256, lr: 0.005, ..TrainConfig::default() };
+        let mut one = Model::random(32, 1, 6);
+        train(&mut one, &mut train_set, &validation, &cfg, |_, _| {});
+        let mut eight = one.split_output(8);
+        assert_eq!((eight.buckets, eight.out_w.len(), eight.out_b.len()), (8, 8 * 64, 8));
+        for r in &validation[..100] {
+            assert_eq!(eight.output(r), one.output(r));
+        }
+        let (n1, n8) = (quantise(&one, VariantKind::Atomic).unwrap(), quantise(&eight, VariantKind::Atomic).unwrap());
+        assert_eq!(n8.buckets(), 8);
+        let (e1, e8) = (Evaluation::Nnue(std::sync::Arc::new(n1)), Evaluation::Nnue(std::sync::Arc::new(n8)));
+        for r in &validation[..100] {
+            assert_eq!(engine_eval(&e1, r), engine_eval(&e8, r));
+        }
+        // The widened bucketed model still computes the same.
+        let wide = eight.widen(64, 9);
+        for r in &validation[..100] {
+            assert!((wide.output(r) - eight.output(r)).abs() < 1e-5);
+        }
+        let before = eight.loss(&validation, cfg.wdl, 2);
+        train(&mut eight, &mut train_set, &validation, &cfg, |_, _| {});
+        assert!(eight.loss(&validation, cfg.wdl, 2) < before);
+        let layer = |k: usize| &eight.out_w[k * 64..(k + 1) * 64];
+        let used: Vec<usize> = (0..8).filter(|&k| layer(k) != &one.out_w[..]).collect();
+        assert!(used.len() >= 4, "the buckets the data reaches learn apart: {used:?}");
     }
 
     #[test]

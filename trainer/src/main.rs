@@ -7,7 +7,7 @@ use fission::eval::Evaluation;
 use fission::nnue::data::read_records;
 use fission::nnue::network::SCALE;
 use fission_trainer::{
-    DEFAULT_HIDDEN, Model, TrainConfig, check_hidden, engine_eval, eval_loss, quantise, split, train,
+    DEFAULT_HIDDEN, Model, TrainConfig, check_buckets, check_hidden, engine_eval, eval_loss, quantise, split, train,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -71,6 +71,17 @@ struct Args {
     /// the new units start with output weights of zero.
     #[arg(long, value_parser = hidden_width)]
     hidden: Option<usize>,
+    /// Output buckets, chosen by the number of pieces on the board: 1 to 16
+    /// (default 1, or the buckets of --init-net / --resume). A one-bucket
+    /// starting net is split into copies of its output layer, computing
+    /// the same function; a net with buckets keeps its own.
+    #[arg(long, value_parser = bucket_count)]
+    output_buckets: Option<usize>,
+}
+
+fn bucket_count(s: &str) -> Result<usize, String> {
+    let b: usize = number(s)?;
+    check_buckets(b).map(|()| b)
 }
 
 fn hidden_width(s: &str) -> Result<usize, String> {
@@ -169,8 +180,20 @@ fn run(args: Args) -> Result<(), String> {
             }
             Model::from_network(&net)
         }
-        (None, None) => Model::random(args.hidden.unwrap_or(DEFAULT_HIDDEN), args.seed),
+        (None, None) => {
+            Model::random(args.hidden.unwrap_or(DEFAULT_HIDDEN), args.output_buckets.unwrap_or(1), args.seed)
+        }
     };
+    if let Some(b) = args.output_buckets.filter(|&b| b != model.buckets) {
+        if model.buckets != 1 {
+            return Err(format!(
+                "--output-buckets {b}: the starting net has {} output buckets; only a one-bucket net is split",
+                model.buckets
+            ));
+        }
+        eprintln!("splitting the starting net's output layer into {b} buckets");
+        model = model.split_output(b);
+    }
     if let Some(h) = args.hidden.filter(|&h| h != model.hidden) {
         if h < model.hidden {
             return Err(format!(
@@ -182,10 +205,11 @@ fn run(args: Args) -> Result<(), String> {
         model = model.widen(h, args.seed);
     }
     eprintln!(
-        "network: {}x{} ({} parameters)",
+        "network: {}x{}, {} output buckets ({} parameters)",
         fission::nnue::network::INPUTS,
         model.hidden,
-        model.ft_w.len() + model.ft_b.len() + model.out_w.len() + 1
+        model.buckets,
+        model.ft_w.len() + model.ft_b.len() + model.out_w.len() + model.out_b.len()
     );
     let cfg = TrainConfig {
         epochs: args.epochs as usize,
