@@ -20,8 +20,8 @@ struct Args {
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// The net file to write (the engine's format; loadable with `EvalFile`).
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "validate_only")]
+    out: Option<PathBuf>,
     /// Variant whose records are used (others are skipped); the net is for it.
     #[arg(long, default_value = "atomic", value_parser = |s: &str| s.parse::<VariantKind>())]
     variant: VariantKind,
@@ -46,6 +46,15 @@ struct Args {
     /// Share of the games held out for the validation loss (above 0, below 1).
     #[arg(long, default_value_t = 0.02, value_parser = held_out)]
     validation: f64,
+    /// Validate on these files instead of holding out a share of --data
+    /// (which is then all trained on): e.g. new games no net under
+    /// comparison has seen.
+    #[arg(long, num_args = 1..)]
+    validation_data: Vec<PathBuf>,
+    /// Only report the starting net's validation loss (and the classical
+    /// evaluation's) and exit: nothing is trained or written.
+    #[arg(long)]
+    validate_only: bool,
     /// Training threads (1 to 1024).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
@@ -134,30 +143,40 @@ fn usage_error(msg: &str) -> ! {
     Args::command().error(clap::error::ErrorKind::ValueValidation, msg).exit()
 }
 
+/// The records of `variant` in `paths`, each file's count reported.
+fn read_all(paths: &[PathBuf], variant: VariantKind) -> Result<Vec<fission::nnue::data::Record>, String> {
+    let mut records = Vec::new();
+    for path in paths {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let all = read_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let n = all.len();
+        records.extend(all.into_iter().filter(|r| r.variant == variant));
+        eprintln!("{}: {n} records", path.display());
+    }
+    Ok(records)
+}
+
 fn run(args: Args) -> Result<(), String> {
-    if let Err(e) = check_writable(&args.out) {
+    if let Some(Err(e)) = args.out.as_deref().map(check_writable) {
         usage_error(&e);
     }
     if let Some(dir) = args.checkpoints.as_ref().filter(|d| d.exists() && !d.is_dir()) {
         usage_error(&format!("--checkpoints {} is not a directory", dir.display()));
     }
-    for path in args.data.iter().chain(&args.resume).chain(&args.init_net) {
+    for path in args.data.iter().chain(&args.validation_data).chain(&args.resume).chain(&args.init_net) {
         if !path.is_file() {
             usage_error(&format!("{} is not a file", path.display()));
         }
     }
-    let mut records = Vec::new();
-    for path in &args.data {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let all = read_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let n = all.len();
-        records.extend(all.into_iter().filter(|r| r.variant == args.variant));
-        eprintln!("{}: {n} records", path.display());
-    }
+    let records = read_all(&args.data, args.variant)?;
     if records.is_empty() {
         return Err(format!("no {} records in the data", args.variant));
     }
-    let (mut train_set, validation) = split(records, args.validation, args.seed);
+    let (mut train_set, validation) = if args.validation_data.is_empty() {
+        split(records, args.validation, args.seed)
+    } else {
+        (records, read_all(&args.validation_data, args.variant)?)
+    };
     eprintln!("training on {} positions, validating on {}", train_set.len(), validation.len());
     if validation.is_empty() || train_set.is_empty() {
         return Err(format!(
@@ -205,10 +224,11 @@ fn run(args: Args) -> Result<(), String> {
         model = model.widen(h, args.seed);
     }
     eprintln!(
-        "network: {}x{}, {} output buckets ({} parameters)",
+        "network: {}x{}, {} output bucket{} ({} parameters)",
         fission::nnue::network::INPUTS,
         model.hidden,
         model.buckets,
+        if model.buckets == 1 { "" } else { "s" },
         model.ft_w.len() + model.ft_b.len() + model.out_w.len() + model.out_b.len()
     );
     let cfg = TrainConfig {
@@ -225,6 +245,9 @@ fn run(args: Args) -> Result<(), String> {
     eprintln!("validation loss before training: {:.6}", model.loss(&validation, cfg.wdl, cfg.threads));
     let classical = eval_loss(&validation, cfg.wdl, |r| engine_eval(&Evaluation::Classical, r));
     eprintln!("validation loss of the classical evaluation: {classical:.6}");
+    let Some(out) = args.out.as_ref().filter(|_| !args.validate_only) else {
+        return Ok(());
+    };
     let mut failure = None;
     train(&mut model, &mut train_set, &validation, &cfg, |r, m| {
         println!(
@@ -248,7 +271,7 @@ fn run(args: Args) -> Result<(), String> {
         return Err(e);
     }
     let net = quantise(&model, args.variant)?;
-    std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    std::fs::write(out, net.to_bytes()).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     // How far quantisation moves the evaluation, on the validation positions.
     let sample = &validation[..validation.len().min(20_000)];
     let evaluation = Evaluation::Nnue(std::sync::Arc::new(net));
@@ -263,7 +286,7 @@ fn run(args: Args) -> Result<(), String> {
             sample.len()
         );
     }
-    println!("wrote {}", args.out.display());
+    println!("wrote {}", out.display());
     Ok(())
 }
 

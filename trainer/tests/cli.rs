@@ -32,6 +32,9 @@ fn bad_arguments_exit_2_before_any_work() {
         &["--data", data, "--out", out, "--wdl", "1.5"],
         &["--data", data, "--out", out, "--validation", "1"],
         &["--data", data, "--out", out, "--resume", "/no/such/checkpoint"],
+        &["--data", data, "--out", out, "--output-buckets", "0"],
+        &["--data", data, "--out", out, "--output-buckets", "17"],
+        &["--data", data, "--out", out, "--output-buckets", "eight"],
     ];
     for args in cases {
         let o = Command::new(TRAINER).args(*args).output().unwrap();
@@ -67,5 +70,47 @@ fn too_little_data_is_an_error_not_a_zero_loss() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("too few games"), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--validate-only` reports a net's loss on `--validation-data` and
+/// writes nothing; without it, `--out` is required.
+#[test]
+fn validate_only_reports_the_loss_and_writes_nothing() {
+    let dir = temp_dir("validate");
+    let data = dir.join("small.bin");
+    let cfg = fission::tools::datagen::DatagenConfig {
+        variant: fission::VariantKind::Atomic,
+        out: data.clone(),
+        positions: 50,
+        nodes: 200,
+        threads: 1,
+        random_plies: 8,
+        seed: 2,
+        hash_mb: 1,
+        evaluation: fission::eval::Evaluation::Classical,
+    };
+    fission::tools::datagen::run(&cfg, &|_| {}).unwrap();
+    let net = dir.join("start.fnn");
+    std::fs::write(&net, fission::nnue::default_net(fission::VariantKind::Atomic).unwrap().to_bytes()).unwrap();
+    let data = data.to_str().unwrap();
+    let o = Command::new(TRAINER).args(["--data", data]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "--out is required: {}", String::from_utf8_lossy(&o.stderr));
+    let before: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    let o = Command::new(TRAINER)
+        .args(["--data", data, "--validation-data", data, "--validate-only", "--init-net", net.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let loss: f64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("validation loss before training: "))
+        .expect("the loss is reported")
+        .parse()
+        .unwrap();
+    assert!(loss > 0.0 && loss < 0.25, "{loss}");
+    assert!(!err.contains("epoch"), "nothing is trained: {err}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), before.len(), "nothing is written");
     let _ = std::fs::remove_dir_all(&dir);
 }
