@@ -745,8 +745,12 @@ fn eval_files_are_per_variant_and_named() {
     // The names: embedded, classical by choice, classical for want of a net.
     e.send("setoption name UCI_Variant value atomic");
     let (_, name) = eval_and_name(&mut e);
-    let width = fission::nnue::default_net(VariantKind::Atomic).expect("an embedded atomic network").hidden();
-    assert_eq!(name, format!("atomic.fnn (embedded), atomic network, 768x{width}"));
+    let net = fission::nnue::default_net(VariantKind::Atomic).expect("an embedded atomic network");
+    let shape = match net.buckets() {
+        1 => format!("768x{}", net.hidden()),
+        b => format!("768x{}, {b} output buckets", net.hidden()),
+    };
+    assert_eq!(name, format!("atomic.fnn (embedded), atomic network, {shape}"));
     e.send("setoption name Use NNUE value false");
     assert_eq!(eval_and_name(&mut e).1, "classical (Use NNUE is off)");
     e.send("setoption name Use NNUE value true");

@@ -194,10 +194,10 @@ mod tests {
     #[test]
     fn a_net_with_huge_outputs_is_clamped_below_mate() {
         let embedded = nnue::default_net(VariantKind::Atomic).unwrap();
-        let (fw, fb, ow, _) = embedded.parts();
+        let (fw, fb, ow, ob) = embedded.parts();
         for bias in [i32::MAX / 2, -(i32::MAX / 2)] {
             let parts = (fw.to_vec(), fb.to_vec(), ow.to_vec());
-            let net = Network::from_parts(VariantKind::Atomic, parts.0, parts.1, parts.2, vec![bias]);
+            let net = Network::from_parts(VariantKind::Atomic, parts.0, parts.1, parts.2, vec![bias; ob.len()]);
             let net = Arc::new(net.unwrap());
             let b = Atomic::from_fen(Atomic::start_fen()).unwrap();
             let raw = net.evaluate(&net.refresh(&b), &b);
