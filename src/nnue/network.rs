@@ -67,15 +67,14 @@ const VERSION_BUCKETS: u32 = 2;
 /// output buckets (version 1 stops before the buckets: 20 bytes).
 pub const HEADER_BYTES: usize = 24;
 
-fn header_bytes(buckets: usize) -> usize {
+const fn header_bytes(buckets: usize) -> usize {
     if buckets == 1 { HEADER_BYTES - 4 } else { HEADER_BYTES }
 }
 
 /// Size of a net file of hidden width `hidden` with `buckets` output
 /// buckets.
 pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    let header = if buckets == 1 { HEADER_BYTES - 4 } else { HEADER_BYTES };
-    header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+    header_bytes(buckets) + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
 }
 
 /// The largest net file the engine reads.
@@ -143,6 +142,11 @@ impl Network {
     /// whole file must have; the error says what is wrong. `bytes` is the
     /// file's start: [`HEADER_BYTES`] or all of it if shorter.
     pub fn read_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize), String> {
+        Network::parse_header(bytes).map(|(h, variant, buckets)| (h, variant, file_bytes(h, buckets)))
+    }
+
+    /// The hidden width, variant and output buckets a header announces.
+    fn parse_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize), String> {
         if bytes.len() < header_bytes(1) || &bytes[0..4] != MAGIC {
             return Err("not a Fission network file (no FSNN header)".into());
         }
@@ -171,16 +175,16 @@ impl Network {
             .ok()
             .and_then(variant_from_code)
             .ok_or_else(|| format!("unknown variant code {code}"))?;
-        Ok((hidden, variant, file_bytes(hidden, buckets)))
+        Ok((hidden, variant, buckets))
     }
 
     /// Reads a net file; the error says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let (h, variant, size) = Network::read_header(bytes)?;
+        let (h, variant, buckets) = Network::parse_header(bytes)?;
+        let size = file_bytes(h, buckets);
         if bytes.len() != size {
             return Err(format!("{} bytes, a {INPUTS}x{h} network has {size}", bytes.len()));
         }
-        let buckets = if le_u32(bytes, 4) == VERSION_SINGLE { 1 } else { le_u32(bytes, 20) as usize };
         let mut at = header_bytes(buckets);
         let feature_weights = le_i16s(&bytes[at..], INPUTS * h);
         at += 2 * INPUTS * h;
@@ -587,15 +591,7 @@ mod tests {
             let net = Network::random(VariantKind::Atomic, h, h as u64);
             assert!(incremental_matches_fresh::<Atomic>(&net, 6, h as u64) > 300, "width {h}");
             let scalar = net.clone().with_kernels(Kernels::Scalar);
-            let mut rng = SplitMix::new(h as u64);
-            let mut b = Atomic::from_fen(Atomic::start_fen()).unwrap();
-            for _ in 0..60 {
-                let mut moves = crate::types::MoveList::new();
-                Atomic::legal_moves(&b, &mut moves);
-                if moves.is_empty() || Atomic::outcome(&b).is_some() {
-                    break;
-                }
-                b = Atomic::play(&b, moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            for b in random_positions(60, h as u64) {
                 let (fast, slow) = (net.refresh(&b), scalar.refresh(&b));
                 assert_eq!(fast, slow, "width {h}");
                 assert_eq!(net.evaluate(&fast, &b), scalar.evaluate(&slow, &b), "width {h}");

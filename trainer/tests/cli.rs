@@ -11,6 +11,22 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A small atomic datagen file (classical self-play) at `out`.
+fn datagen(out: &std::path::Path, positions: u64, seed: u64) {
+    let cfg = fission::tools::datagen::DatagenConfig {
+        variant: fission::VariantKind::Atomic,
+        out: out.to_path_buf(),
+        positions,
+        nodes: 200,
+        threads: 1,
+        random_plies: 8,
+        seed,
+        hash_mb: 1,
+        evaluation: fission::eval::Evaluation::Classical,
+    };
+    fission::tools::datagen::run(&cfg, &|_| {}).unwrap();
+}
+
 #[test]
 fn bad_arguments_exit_2_before_any_work() {
     let dir = temp_dir("args");
@@ -52,18 +68,7 @@ fn too_little_data_is_an_error_not_a_zero_loss() {
     let dir = temp_dir("tiny");
     let data = dir.join("tiny.bin");
     let out = dir.join("net.fnn");
-    let cfg = fission::tools::datagen::DatagenConfig {
-        variant: fission::VariantKind::Atomic,
-        out: data.clone(),
-        positions: 20,
-        nodes: 200,
-        threads: 1,
-        random_plies: 8,
-        seed: 1,
-        hash_mb: 1,
-        evaluation: fission::eval::Evaluation::Classical,
-    };
-    fission::tools::datagen::run(&cfg, &|_| {}).unwrap();
+    datagen(&data, 20, 1);
     let o = Command::new(TRAINER)
         .args(["--data", data.to_str().unwrap(), "--out", out.to_str().unwrap(), "--epochs", "1"])
         .output()
@@ -79,18 +84,7 @@ fn too_little_data_is_an_error_not_a_zero_loss() {
 fn validate_only_reports_the_loss_and_writes_nothing() {
     let dir = temp_dir("validate");
     let data = dir.join("small.bin");
-    let cfg = fission::tools::datagen::DatagenConfig {
-        variant: fission::VariantKind::Atomic,
-        out: data.clone(),
-        positions: 50,
-        nodes: 200,
-        threads: 1,
-        random_plies: 8,
-        seed: 2,
-        hash_mb: 1,
-        evaluation: fission::eval::Evaluation::Classical,
-    };
-    fission::tools::datagen::run(&cfg, &|_| {}).unwrap();
+    datagen(&data, 50, 2);
     let net = dir.join("start.fnn");
     std::fs::write(&net, fission::nnue::default_net(fission::VariantKind::Atomic).unwrap().to_bytes()).unwrap();
     let data = data.to_str().unwrap();
