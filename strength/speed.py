@@ -35,7 +35,7 @@ def measure(engine, variant, hash_mb, threads, go):
 
     def wait_for(token):
         for line in proc.stdout:
-            if line.split() and line.split()[0] == token:
+            if line.split()[:1] == [token]:
                 return line
         raise RuntimeError(f"engine ended before '{token}'")
 
