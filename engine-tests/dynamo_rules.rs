@@ -265,8 +265,15 @@ fn noisy_turns_are_the_legal_turns_that_gain_material_or_check() {
             || (second_exit && !own(b, m, true))
             || (promo && own(b, m, m.promotes_second()))
     };
-    let (mut checked, mut losing) = (0, 0);
-    for (b, all) in &random_games(27, 6, 60, |rng, all| all[rng.usize(..all.len())]) {
+    // Uniform random games, and longer ones that play a noisy turn half the
+    // time, so that boards thin out and pawns reach their last ranks.
+    let mut boards = random_games(27, 6, 60, |rng, all| all[rng.usize(..all.len())]);
+    boards.extend(random_games(28, 8, 120, |rng, all| {
+        let noisy: Vec<Move> = all.iter().copied().filter(|&m| noisy(m)).collect();
+        if rng.bool() && !noisy.is_empty() { noisy[rng.usize(..noisy.len())] } else { all[rng.usize(..all.len())] }
+    }));
+    let (mut checked, mut losing, mut promotions) = (0, 0, 0);
+    for (b, all) in &boards {
         for checks in [false, true] {
             let mut got = MoveList::new();
             Dynamo::noisy_moves(b, checks, &mut got);
@@ -281,7 +288,9 @@ fn noisy_turns_are_the_legal_turns_that_gain_material_or_check() {
             assert_eq!(got, want, "checks {checks} in {}", Dynamo::fen(b));
             checked += want.len();
             losing += all.iter().filter(|&&m| noisy(m) && !gains(b, m)).count();
+            promotions += all.iter().filter(|&&m| m.promotion_role().is_some() && gains(b, m)).count();
         }
     }
     assert!(checked > 1000 && losing > checked, "{checked} kept, {losing} losing noisy turns left out");
+    assert!(promotions > 500, "{promotions} promotions of the mover's pawns");
 }

@@ -126,9 +126,22 @@ fn gaining_part(b: &Board, p: &Part, mover: Color) -> bool {
 ///
 /// Without checks, only the squares of [`parts::noisy_first_squares`] can
 /// start a noisy turn (after a quiet first part no second part exits or
-/// promotes, see [`Generator::turns_from`]).
+/// promotes, see [`Generator::turns_from`]). Of those, a square of one of
+/// the mover's pieces that cannot promote starts only exits of that piece,
+/// which lose material: it is kept only if a second part could then gain
+/// some ([`parts::gain_after_own_exit`]), the test `turns_from` would
+/// otherwise make on each of its exits after generating them. Most
+/// candidate squares are of that kind, and few pass.
 fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, bool)) {
-    let from = if NOISY && !checks { parts::noisy_first_squares(b) } else { b.occupied() };
+    let from = if NOISY && !checks {
+        let (cand, promoting) = parts::noisy_first_squares(b);
+        let exits_only = cand & b.us() & !promoting;
+        exits_only
+            .into_iter()
+            .fold(cand & !exits_only, |keep, s| if parts::gain_after_own_exit(b, s) { keep.with(s) } else { keep })
+    } else {
+        b.occupied()
+    };
     if from.is_empty() {
         return;
     }

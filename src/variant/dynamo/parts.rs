@@ -5,7 +5,7 @@ use super::check;
 use super::geometry::*;
 use super::state::{Entry, Flags, NO_FLAG, Record};
 use crate::board::Board;
-use crate::types::{Bitboard, Color, Piece, Role, Square};
+use crate::types::{Bitboard, Color, Piece, Rank, Role, Square};
 
 /// One elementary action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -659,7 +659,12 @@ const KNIGHT_EXIT_ZONE: Bitboard = Bitboard(!0x0000_3c3c_3c3c_0000);
 ///   near the edge or is a pawn.
 ///
 /// Kings never exit or promote.
-pub fn noisy_first_squares(b: &Board) -> Bitboard {
+///
+/// Also returned: a superset of the mover's pawns among them that may
+/// promote, by reaching the last rank on a forward line that is empty up
+/// to it, or by a knight's leap from the two ranks before it. The mover's
+/// other pieces there can only leave the board.
+pub fn noisy_first_squares(b: &Board) -> (Bitboard, Bitboard) {
     let mover = b.turn();
     let occ = b.occupied();
     let empty = !occ;
@@ -669,6 +674,14 @@ pub fn noisy_first_squares(b: &Board) -> Bitboard {
     let knights = b.pieces(mover, Role::Knight);
     let mut cand = Bitboard::EMPTY;
     let mut ordinary_sliders = Bitboard::EMPTY;
+    let (last, seventh, sixth) = match mover {
+        Color::White => (Rank::EIGHTH, Rank::SEVENTH, Rank::SIXTH),
+        Color::Black => (Rank::FIRST, Rank::SECOND, Rank::THIRD),
+    };
+    let mut promoting = Bitboard::EMPTY;
+    if knights.any() {
+        promoting |= pawns & (Bitboard::rank(seventh) | Bitboard::rank(sixth));
+    }
     for (d, dir) in ALL8.into_iter().zip(ALL8_DIRECTIONS) {
         let orth = d.0 == 0 || d.1 == 0;
         // Squares with an occupied square somewhere beyond them along `d`.
@@ -688,8 +701,12 @@ pub fn noisy_first_squares(b: &Board) -> Bitboard {
             }
         }
         cand |= pushed & clear;
+        if d.1 == forward(mover) {
+            // The squares whose ray along `d` reaches the last rank.
+            promoting |= pawns & clear & back.fill(Bitboard::rank(last), Bitboard::FULL);
+        }
         if d == (0, forward(mover)) {
-            cand |= pawns & clear;
+            cand |= pawns & clear & Bitboard::rank(seventh);
         }
     }
     cand |= ordinary_sliders;
@@ -700,7 +717,8 @@ pub fn noisy_first_squares(b: &Board) -> Bitboard {
     for k in knights {
         cand |= crate::attacks::knight_attacks(k) & occ & leapt;
     }
-    cand & occ & !b.by_role(Role::King)
+    let cand = cand & occ & !b.by_role(Role::King);
+    (cand, cand & promoting)
 }
 
 #[cfg(test)]
@@ -777,8 +795,9 @@ mod tests {
         let boards = boards();
         let (mut with_parts, mut kept, mut occupied) = (0, 0, 0);
         let (mut out, mut batch) = (Parts::new(), Parts::new());
+        let mut promotions = 0;
         for b in &boards {
-            let cand = noisy_first_squares(b);
+            let (cand, promoting) = noisy_first_squares(b);
             let flags = super::super::state::State::unpack(b.extra()).flags;
             for s in b.occupied() {
                 out.clear();
@@ -787,11 +806,19 @@ mod tests {
                     with_parts += 1;
                     assert!(cand.contains(s), "{s} has {:?} in {}", out[0].part, Dynamo::fen(b));
                 }
+                // The mover's pieces outside `promoting` only leave the board.
+                if b.by_color(b.turn()).contains(s) {
+                    for k in out.iter().filter(|k| matches!(k.part, Part::Disp { promo: Some(_), .. })) {
+                        promotions += 1;
+                        assert!(promoting.contains(s), "{s} has {:?} in {}", k.part, Dynamo::fen(b));
+                    }
+                }
             }
             kept += cand.count();
             occupied += b.occupied().count();
         }
         assert!(boards.len() > 4000 && with_parts > 5000, "{} boards, {with_parts} squares", boards.len());
+        assert!(promotions > 1000, "{promotions} promotions of the mover's pawns");
         // The filter is worth having: it keeps well under half the pieces.
         assert!(kept * 2 < occupied, "{kept} of {occupied}");
         eprintln!("{} boards: {with_parts} squares with noisy parts, {kept} kept of {occupied}", boards.len());
