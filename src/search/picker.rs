@@ -191,7 +191,7 @@ impl<'a> Picker<'a> {
         }
         let quiet_end = if tactical_only { 0 } else { split };
         moves.truncate(quiet_end);
-        moves.extend(tactical);
+        moves.extend(tactical.iter().copied());
         (self.quiet, self.quiet_end, self.tactical) = (0, quiet_end, quiet_end);
     }
 
