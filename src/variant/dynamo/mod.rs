@@ -23,6 +23,7 @@ use crate::board::{Board, FenError};
 use crate::types::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Rank, Role, Square};
 use parts::{FirstInfo, Part, Parts};
 use state::{Flags, NO_FLAG, Record, State};
+use std::cell::Cell;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dynamo;
@@ -168,11 +169,33 @@ struct Generator<'a> {
     their_check0: bool,
     /// The squares where the last turn made pieces appear.
     last_appeared: Bitboard,
+    lists: Lists,
+}
+
+/// The scratch lists of a generation. Each thread keeps one set between
+/// generations ([`LISTS`]): quiescence generates hundreds of thousands of
+/// times per second, mostly a few turns, and allocating the lists each
+/// time cost more than filling them.
+#[derive(Default)]
+struct Lists {
     firsts: Parts,
     cands: Parts,
     safe: Vec<bool>,
     /// For the generators' own batches.
     scratch: Parts,
+}
+
+thread_local! {
+    /// Taken by a [`Generator`] and given back when it is dropped (a
+    /// generator made while another lives gets empty lists of its own).
+    static LISTS: Cell<Lists> = Cell::new(Lists::default());
+}
+
+impl Drop for Generator<'_> {
+    fn drop(&mut self) {
+        let lists = std::mem::take(&mut self.lists);
+        LISTS.with(|c| c.set(lists));
+    }
 }
 
 impl<'a> Generator<'a> {
@@ -192,18 +215,14 @@ impl<'a> Generator<'a> {
             last_appeared: st
                 .last
                 .map_or(Bitboard::EMPTY, |r| r.appear().fold(Bitboard::EMPTY, |bb, (_, sq)| bb.with(sq))),
-            // Room for a typical square's parts: no regrowth from empty.
-            firsts: Parts::with_capacity(64),
-            cands: Parts::with_capacity(64),
-            safe: Vec::with_capacity(64),
-            scratch: Parts::with_capacity(32),
+            lists: LISTS.with(Cell::take),
         }
     }
 
     /// The turns whose first part starts on `s`, in generation order.
     fn turns_from<const NOISY: bool>(&mut self, s: Square, emit: &mut impl FnMut(Turn, bool)) {
         let Generator { b, checks, ref st, mover, ours0, check0, theirs, their_check0, last_appeared, .. } = *self;
-        let (firsts, cands, safe, scratch) = (&mut self.firsts, &mut self.cands, &mut self.safe, &mut self.scratch);
+        let Lists { firsts, cands, safe, scratch } = &mut self.lists;
         firsts.clear();
         // Without checks, quiescence wants only first parts that exit or
         // promote (after a quiet one no second part does either).
