@@ -613,7 +613,7 @@ pub fn second_parts(b1: &Board, mover: Color, f: &FirstInfo, only: Bitboard, out
 /// edge. A pawn of the mover's gains by promoting on its walk toward `s`
 /// and on, so that walk's line must cross the mover's last rank.
 pub fn gain_after_own_exit(b: &Board, s: Square) -> bool {
-    use crate::attacks::{self, Direction};
+    use crate::attacks;
     let mover = b.turn();
     let occ = b.occupied();
     let them = b.by_color(!mover) & !b.by_role(Role::King);
@@ -624,16 +624,20 @@ pub fn gain_after_own_exit(b: &Board, s: Square) -> bool {
         Some(Role::Queen) => (true, true),
         _ => (false, false),
     };
-    for d in Direction::ALL {
-        if (if d.is_orthogonal() { orth } else { diag })
-            && (attacks::ray(s, d) & occ).is_empty()
-            && (attacks::nearest(attacks::ray(s, d.opposite()) & occ, d.opposite()) & them).any()
-        {
-            return true;
+    // The first pieces on the lines through `s`: an enemy one whose line
+    // the piece that left pulls along, with the ray on the other side of
+    // `s` empty to the edge.
+    let first = attacks::queen_attacks(s, occ);
+    if orth || diag {
+        for x in first & them {
+            let Some(d) = attacks::direction(s, x) else { continue };
+            if (if d.is_orthogonal() { orth } else { diag }) && (attacks::ray(s, d.opposite()) & occ).is_empty() {
+                return true;
+            }
         }
     }
     let last = Bitboard::rank(mover.fold(crate::types::Rank::EIGHTH, crate::types::Rank::FIRST));
-    let pawns = b.pieces(mover, Role::Pawn) & (attacks::queen_attacks(s, occ) | attacks::knight_attacks(s));
+    let pawns = b.pieces(mover, Role::Pawn) & (first | attacks::knight_attacks(s));
     pawns.into_iter().any(|p| match attacks::direction(p, s) {
         Some(d) => (attacks::ray(p, d) & last).any(),
         None => last.contains(s),
