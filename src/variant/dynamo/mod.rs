@@ -131,22 +131,25 @@ fn gaining_part(b: &Board, p: &Part, mover: Color) -> bool {
 /// the mover's pieces that cannot promote starts only exits of that piece,
 /// which lose material: it is kept only if a second part could then gain
 /// some ([`parts::gain_after_own_exit`]), the test `turns_from` would
-/// otherwise make on each of its exits after generating them. Most
-/// candidate squares are of that kind, and few pass.
+/// otherwise make on each of its exits after generating them (those that
+/// pass are not tested again there). Most candidate squares are of that
+/// kind, and few pass.
 fn turns<const NOISY: bool>(b: &Board, checks: bool, mut emit: impl FnMut(Turn, bool)) {
-    let from = if NOISY && !checks {
+    let (from, exits_gain) = if NOISY && !checks {
         let (cand, promoting) = parts::noisy_first_squares(b);
         let exits_only = cand & b.us() & !promoting;
-        exits_only
+        let passed = exits_only
             .into_iter()
-            .fold(cand & !exits_only, |keep, s| if parts::gain_after_own_exit(b, s) { keep.with(s) } else { keep })
+            .fold(Bitboard::EMPTY, |keep, s| if parts::gain_after_own_exit(b, s) { keep.with(s) } else { keep });
+        ((cand & !exits_only) | passed, passed)
     } else {
-        b.occupied()
+        (b.occupied(), Bitboard::EMPTY)
     };
     if from.is_empty() {
         return;
     }
     let mut g = Generator::new(b, checks);
+    g.exits_gain = exits_gain;
     for s in from {
         g.turns_from::<NOISY>(s, &mut emit);
     }
@@ -169,6 +172,8 @@ struct Generator<'a> {
     their_check0: bool,
     /// The squares where the last turn made pieces appear.
     last_appeared: Bitboard,
+    /// Squares known to pass [`parts::gain_after_own_exit`].
+    exits_gain: Bitboard,
     lists: Lists,
 }
 
@@ -215,13 +220,16 @@ impl<'a> Generator<'a> {
             last_appeared: st
                 .last
                 .map_or(Bitboard::EMPTY, |r| r.appear().fold(Bitboard::EMPTY, |bb, (_, sq)| bb.with(sq))),
+            exits_gain: Bitboard::EMPTY,
             lists: LISTS.with(Cell::take),
         }
     }
 
     /// The turns whose first part starts on `s`, in generation order.
     fn turns_from<const NOISY: bool>(&mut self, s: Square, emit: &mut impl FnMut(Turn, bool)) {
-        let Generator { b, checks, ref st, mover, ours0, check0, theirs, their_check0, last_appeared, .. } = *self;
+        let Generator {
+            b, checks, ref st, mover, ours0, check0, theirs, their_check0, last_appeared, exits_gain, ..
+        } = *self;
         let Lists { firsts, cands, safe, scratch } = &mut self.lists;
         firsts.clear();
         // Without checks, quiescence wants only first parts that exit or
@@ -252,7 +260,11 @@ impl<'a> Generator<'a> {
             // second part that gains some, which only an enemy piece (that
             // leaves the board) or a pawn of ours (that promotes) can make.
             let losing_f = NOISY && noisy_f && !gaining_part(b, &f, mover);
-            if losing_f && matches!(f, Part::Exit { .. }) && !parts::gain_after_own_exit(b, f.from()) {
+            if losing_f
+                && matches!(f, Part::Exit { .. })
+                && !exits_gain.contains(f.from())
+                && !parts::gain_after_own_exit(b, f.from())
+            {
                 continue;
             }
             let mut b1 = b.clone();

@@ -636,7 +636,7 @@ pub fn gain_after_own_exit(b: &Board, s: Square) -> bool {
             }
         }
     }
-    let last = Bitboard::rank(mover.fold(crate::types::Rank::EIGHTH, crate::types::Rank::FIRST));
+    let last = Bitboard::rank(mover.fold(Rank::EIGHTH, Rank::FIRST));
     let pawns = b.pieces(mover, Role::Pawn) & (first | attacks::knight_attacks(s));
     pawns.into_iter().any(|p| match attacks::direction(p, s) {
         Some(d) => (attacks::ray(p, d) & last).any(),
