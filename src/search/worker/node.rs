@@ -394,18 +394,27 @@ impl<V: Evaluate> Worker<'_, V> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(b, ply);
         }
+        // Any entry settles quiescence if its bound does: quiescence is
+        // depth 0, below every entry of the main search.
+        let use_tt = qsearch_tt(V::KIND);
+        let key = b.key();
+        let tt = if use_tt { self.shared.tt.probe(key) } else { None };
+        if let Some(e) = tt
+            && let Some(s) = tt_cutoff(&e, alpha, beta, ply)
+        {
+            return s;
+        }
         let in_check = V::is_check(b);
         // Standing pat is a lower bound only if doing nothing is safe.
         let limit = if in_check { QS_EVASION_PLIES } else { QS_THREAT_PLIES };
         let full_width = !V::stand_pat_ok(b) && qply < limit;
-        let eval = if in_check && full_width {
-            -INFINITE
-        } else {
-            {
-                let e = self.evaluate(b, ply);
-                self.histories.corrected(b, e)
-            }
+        // The entry's evaluation is this position's (stored as 0 in check).
+        let raw_eval = match tt {
+            _ if in_check && full_width => 0,
+            Some(e) if !in_check => e.eval,
+            _ => self.evaluate(b, ply),
         };
+        let eval = if in_check && full_width { -INFINITE } else { self.histories.corrected(b, raw_eval) };
         let mut best = if full_width { -INFINITE } else { eval };
         if !full_width {
             if eval >= beta {
@@ -437,6 +446,8 @@ impl<V: Evaluate> Worker<'_, V> {
         }
         let mut scores = Scores::new();
         let mut searched = 0;
+        let old_alpha = alpha;
+        let mut best_move = Move::NONE;
         let mut picker = if V::NOISY_GENERATION && try_checks {
             Picker::checks_later::<V>(b, &mut moves, &mut scores)
         } else if full_width || try_checks {
@@ -472,6 +483,7 @@ impl<V: Evaluate> Worker<'_, V> {
             }
             if s > alpha {
                 alpha = s;
+                best_move = m;
                 if alpha >= beta {
                     break;
                 }
@@ -480,6 +492,17 @@ impl<V: Evaluate> Worker<'_, V> {
         // Full width searches every move (none is skipped above), and
         // otherwise `best` starts at the static evaluation.
         debug_assert!(best > -INFINITE);
+        if use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > old_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let stored_eval = if in_check { 0 } else { raw_eval };
+            self.shared.tt.store(key, best_move, score::to_tt(best, ply), stored_eval, 0, bound);
+        }
         best
     }
 }
