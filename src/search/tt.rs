@@ -22,6 +22,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound a search result `best` has for the window it was searched
+    /// with, `alpha` as it was before any move raised it.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe returns.
 #[derive(Clone, Copy, Debug)]
 pub struct TtEntry {

@@ -241,14 +241,7 @@ impl<V: Evaluate> Worker<'_, V> {
                 let _ = quiets_tried.try_push(m);
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        Some((best, best_move, bound))
+        Some((best, best_move, Bound::of(best, original_alpha, beta)))
     }
 
     /// Late move, futility and static exchange pruning; moves that threaten
@@ -493,14 +486,8 @@ impl<V: Evaluate> Worker<'_, V> {
         // otherwise `best` starts at the static evaluation.
         debug_assert!(best > -INFINITE);
         if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > old_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             let stored_eval = if in_check { 0 } else { raw_eval };
+            let bound = Bound::of(best, old_alpha, beta);
             self.shared.tt.store(key, best_move, score::to_tt(best, ply), stored_eval, 0, bound);
         }
         best
