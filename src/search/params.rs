@@ -70,6 +70,24 @@ pub const fn qsearch_tt(kind: VariantKind) -> bool {
 pub const CHECK_EXTENSION: i32 = 1;
 pub const CHECK_EXTENSION_SLACK: usize = 4;
 
+/// Singular extensions: from this depth, with a hash entry (not an upper
+/// bound) at most `SE_TT_DEPTH_MARGIN` plies shallower, the hash move is
+/// searched one ply deeper when every other move fails low against
+/// `tt_score - SE_MARGIN_PER_DEPTH * depth / 16` at half depth; two plies
+/// deeper off the PV when they fail `SE_DOUBLE_MARGIN` lower still, at most
+/// `SE_DOUBLE_LIMIT` times on one path.
+pub const SE_MIN_DEPTH: i32 = 8;
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+pub const SE_MARGIN_PER_DEPTH: i32 = 16;
+pub const SE_DOUBLE_MARGIN: i32 = 20;
+pub const SE_DOUBLE_LIMIT: u8 = 8;
+
+/// Whether the search tries singular extensions: in atomic, where they
+/// passed their SPRT; the other variants until a match of their own.
+pub const fn singular_extensions(kind: VariantKind) -> bool {
+    matches!(kind, VariantKind::Atomic)
+}
+
 /// History: maximum magnitude (gravity keeps values in range), and the
 /// bonus of a cutoff move: `PER_DEPTH * depth - BASE`, at most `MAX`.
 pub const HISTORY_MAX: i32 = 16_384;

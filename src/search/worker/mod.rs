@@ -112,11 +112,15 @@ impl ThreadData {
 struct Frame {
     static_eval: i32,
     moved: Option<PieceTo>,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: Move,
+    /// Double extensions on the path down to this ply.
+    double_extensions: u8,
 }
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { static_eval: -INFINITE, moved: None }
+        Frame { static_eval: -INFINITE, moved: None, excluded: Move::NONE, double_extensions: 0 }
     }
 }
 

@@ -8,7 +8,7 @@ use crate::search::history::{self, PieceTo};
 use crate::search::params::*;
 use crate::search::picker::{Ordering as MoveOrdering, Picker, Scores};
 use crate::search::score::{self, DRAW, INFINITE, MATE_BOUND};
-use crate::search::tt::Bound;
+use crate::search::tt::{Bound, TtEntry};
 use crate::types::{Move, MoveList};
 use arrayvec::ArrayVec;
 
@@ -26,6 +26,12 @@ struct Node {
     improving: bool,
     /// The corrected static evaluation (`-INFINITE` in check).
     eval: i32,
+    /// The hash move, and the plies its search is extended by (negative:
+    /// reduced) after the singular-extension test.
+    tt_move: Move,
+    singular: i32,
+    /// The move left out (a singular-extension search), or `NONE`.
+    excluded: Move,
 }
 
 /// Where a move stands in its node's move loop.
@@ -94,11 +100,17 @@ impl<V: Evaluate> Worker<'_, V> {
             return alpha;
         }
 
+        // A singular-extension search revisits this node without one move:
+        // no cut-off by, and no store to, the hash table for it, and the
+        // static evaluation is already on the stack.
+        let excluded = self.stack[ply].excluded;
+        let singular_search = !excluded.is_none();
         let key = b.key();
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         if let Some(e) = tt
             && !pv_node
+            && !singular_search
             && e.depth >= depth
             && let Some(s) = tt_cutoff(&e, alpha, beta, ply)
         {
@@ -106,15 +118,25 @@ impl<V: Evaluate> Worker<'_, V> {
         }
 
         let in_check = V::is_check(b);
-        let raw_eval = if in_check { -INFINITE } else { tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval) };
-        let eval = if in_check { -INFINITE } else { self.histories.corrected(b, raw_eval) };
-        self.stack[ply].static_eval = eval;
+        let (raw_eval, eval) = if in_check {
+            (-INFINITE, -INFINITE)
+        } else if singular_search {
+            (self.stack[ply].static_eval, self.stack[ply].static_eval)
+        } else {
+            let raw = tt.map_or_else(|| self.evaluate(b, ply), |e| e.eval);
+            (raw, self.histories.corrected(b, raw))
+        };
+        if !singular_search {
+            self.stack[ply].static_eval = eval;
+            self.stack[ply].double_extensions = self.stack[ply - 1].double_extensions;
+        }
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
         let calm = !in_check && V::stand_pat_ok(b);
-        let mut node = Node { depth, ply, pv_node, in_check, calm, improving, eval };
+        let mut node = Node { depth, ply, pv_node, in_check, calm, improving, eval, tt_move, singular: 0, excluded };
 
         if !pv_node
             && calm
+            && !singular_search
             && !score::is_mate(beta)
             && let Some(s) = self.prune_node(b, beta, &node)
         {
@@ -125,13 +147,30 @@ impl<V: Evaluate> Worker<'_, V> {
         if depth >= IIR_MIN_DEPTH && tt_move.is_none() {
             node.depth -= 1;
         }
+        if let Some(e) = tt
+            && !singular_search
+        {
+            match self.singular_extension(b, &e, beta, &node) {
+                Ok(ext) => node.singular = ext,
+                Err(s) => return s,
+            }
+        }
         let (best, best_move, bound) = match self.move_loop(b, alpha, beta, tt_move, &node) {
             Some(r) => r,
             None => return 0,
         };
         if best_move.is_none() && bound == Bound::Upper && best == -INFINITE {
-            // No legal move.
-            return if in_check { score::mated_in(ply) } else { DRAW };
+            // No legal move (but the excluded one).
+            return if singular_search {
+                alpha
+            } else if in_check {
+                score::mated_in(ply)
+            } else {
+                DRAW
+            };
+        }
+        if singular_search {
+            return best;
         }
         // Teach the correction history how far the static evaluation was
         // off, where the score says something about it: a quiet best move
@@ -146,6 +185,48 @@ impl<V: Evaluate> Worker<'_, V> {
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, best_move, score::to_tt(best, ply), stored_eval, node.depth, bound);
         best
+    }
+
+    /// Singular extensions: is the hash move `e.mv` much better than every
+    /// other move? A null-window search at half depth without it says: `Ok`
+    /// with the plies to extend it by (2 or 1 if singular, -1 if not but the
+    /// entry already beats beta, else 0), or `Err` with the score to return
+    /// at once (multi-cut: the other moves beat beta as well; 0 if the
+    /// search stopped).
+    fn singular_extension(&mut self, b: &Board, e: &TtEntry, beta: i32, node: &Node) -> Result<i32, i32> {
+        let Node { depth, ply, pv_node, .. } = *node;
+        let tt_score = score::from_tt(e.score, ply);
+        if !singular_extensions(V::KIND)
+            || depth < SE_MIN_DEPTH
+            || e.mv.is_none()
+            || e.depth < depth - SE_TT_DEPTH_MARGIN
+            || e.bound == Bound::Upper
+            || score::is_mate(tt_score)
+        {
+            return Ok(0);
+        }
+        let s_beta = tt_score - SE_MARGIN_PER_DEPTH * depth / 16;
+        self.stack[ply].excluded = e.mv;
+        let s = self.search(b, s_beta - 1, s_beta, (depth - 1) / 2, ply, false);
+        self.stack[ply].excluded = Move::NONE;
+        if self.stopped {
+            return Err(0);
+        }
+        if s < s_beta {
+            let frame = &mut self.stack[ply];
+            if !pv_node && s < s_beta - SE_DOUBLE_MARGIN && frame.double_extensions < SE_DOUBLE_LIMIT {
+                frame.double_extensions += 1;
+                Ok(2)
+            } else {
+                Ok(1)
+            }
+        } else if s >= beta && !score::is_mate(s) {
+            Err(beta)
+        } else if tt_score >= beta {
+            Ok(-1)
+        } else {
+            Ok(0)
+        }
     }
 
     /// Reverse futility pruning and the null move, for a calm non-PV node:
@@ -212,6 +293,9 @@ impl<V: Evaluate> Worker<'_, V> {
         let original_alpha = alpha;
         let lmp_limit = (LMP_BASE + (depth * depth) as usize) / if improving { 1 } else { 2 };
         while let Some((m, tactical)) = picker.next::<V>(&self.histories) {
+            if m == node.excluded {
+                continue;
+            }
             let mv = MoveInfo { m, tactical, index };
             index += 1;
             if calm && best > -MATE_BOUND && mv.index > 0 && self.skip_move(b, &mv, alpha, lmp_limit, node) {
@@ -280,7 +364,15 @@ impl<V: Evaluate> Worker<'_, V> {
     ) -> i32 {
         let Node { depth, ply, pv_node, .. } = *node;
         let gives_check = V::is_check(child);
-        let ext = if gives_check && ply < 2 * depth as usize + CHECK_EXTENSION_SLACK { CHECK_EXTENSION } else { 0 };
+        // Extensions stop far below the nominal depth; a hash move found
+        // not singular is searched a ply shallower even there.
+        let room = ply < 2 * depth as usize + CHECK_EXTENSION_SLACK;
+        let singular = if mv.m == node.tt_move { node.singular } else { 0 };
+        let ext = match singular {
+            s if s < 0 || (s > 0 && room) => s,
+            _ if gives_check && room => CHECK_EXTENSION,
+            _ => 0,
+        };
         let new_depth = depth - 1 + ext;
         if mv.index == 0 {
             return -self.search(child, -beta, -alpha, new_depth, ply + 1, pv_node);
