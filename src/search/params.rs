@@ -55,16 +55,6 @@ pub const DELTA_MARGIN: i32 = 200;
 pub const QS_EVASION_PLIES: usize = 4;
 pub const QS_THREAT_PLIES: usize = 1;
 
-/// Whether quiescence probes the transposition table (a cut-off by any
-/// entry whose bound settles it, the stored evaluation instead of a fresh
-/// one) and stores its result at depth 0. On in atomic, where it passed
-/// its SPRT (+25 Elo); the other variants keep quiescence without the table
-/// until a match of their own says otherwise (in dynamo it reaches depth 8
-/// from the start in a third fewer nodes, at lower nodes/s).
-pub const fn qsearch_tt(kind: VariantKind) -> bool {
-    matches!(kind, VariantKind::Atomic)
-}
-
 /// Plies a checking move is extended by. Extensions stop once the ply
 /// reaches `2 * depth + CHECK_EXTENSION_SLACK` (the cap, in `worker.rs`).
 pub const CHECK_EXTENSION: i32 = 1;
@@ -82,10 +72,25 @@ pub const SE_MARGIN_PER_DEPTH: i32 = 16;
 pub const SE_DOUBLE_MARGIN: i32 = 20;
 pub const SE_DOUBLE_LIMIT: u8 = 8;
 
-/// Whether the search tries singular extensions: in atomic, where they
-/// passed their SPRT; the other variants until a match of their own.
-pub const fn singular_extensions(kind: VariantKind) -> bool {
-    matches!(kind, VariantKind::Atomic)
+/// Search features switched per variant. Each is on only in the variants
+/// where it passed an SPRT of its own; the others keep their exact old
+/// trees until a match says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Quiescence probes the transposition table (a cut-off by any entry
+    /// whose bound settles it, the stored evaluation instead of a fresh
+    /// one) and stores its result at depth 0. Atomic: +25 Elo. (In dynamo
+    /// it reaches depth 8 from the start in a third fewer nodes, at lower
+    /// nodes/s; not matched.)
+    pub qsearch_tt: bool,
+    /// Singular extensions (the `SE_*` constants). Atomic: +56 Elo.
+    pub singular_extensions: bool,
+}
+
+/// The search features of a variant.
+pub const fn features(kind: VariantKind) -> Features {
+    let atomic = matches!(kind, VariantKind::Atomic);
+    Features { qsearch_tt: atomic, singular_extensions: atomic }
 }
 
 /// History: maximum magnitude (gravity keeps values in range), and the

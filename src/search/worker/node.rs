@@ -196,7 +196,7 @@ impl<V: Evaluate> Worker<'_, V> {
     fn singular_extension(&mut self, b: &Board, e: &TtEntry, beta: i32, node: &Node) -> Result<i32, i32> {
         let Node { depth, ply, pv_node, .. } = *node;
         let tt_score = score::from_tt(e.score, ply);
-        if !singular_extensions(V::KIND)
+        if !features(V::KIND).singular_extensions
             || depth < SE_MIN_DEPTH
             || e.mv.is_none()
             || e.depth < depth - SE_TT_DEPTH_MARGIN
@@ -481,7 +481,7 @@ impl<V: Evaluate> Worker<'_, V> {
         }
         // Any entry settles quiescence if its bound does: quiescence is
         // depth 0, below every entry of the main search.
-        let use_tt = qsearch_tt(V::KIND);
+        let use_tt = features(V::KIND).qsearch_tt;
         let key = b.key();
         let tt = if use_tt { self.shared.tt.probe(key) } else { None };
         if let Some(e) = tt
