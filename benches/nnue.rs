@@ -9,7 +9,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fission::nnue::accumulator::{Accumulator, Delta};
-use fission::nnue::network::Network;
+use fission::nnue::network::{KingMap, Network};
 use fission::types::SplitMix;
 use fission::{Atomic, Board, MoveList, Variant, VariantKind};
 use std::hint::black_box;
@@ -41,17 +41,25 @@ fn nnue(c: &mut Criterion) {
     let mut group = c.benchmark_group("nnue");
     group.sample_size(20).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
     group.throughput(Throughput::Elements(pairs.len() as u64));
-    for hidden in [128, 256, 512, 1024] {
-        let net = Network::random(VariantKind::Atomic, hidden, 1);
+    // Widths without king buckets, and 256 with 4 mirrored king buckets
+    // (a view recomputed whenever its king changes bucket).
+    let none = KingMap::NONE;
+    let quad = KingMap::named("quad-mirror").expect("a named layout");
+    for (hidden, king, name) in
+        [(128, none, ""), (256, none, ""), (512, none, ""), (1024, none, ""), (256, quad, "-kings4")]
+    {
+        let net = Network::random_with(VariantKind::Atomic, king, hidden, 1, 1);
+        let map = Some(king).filter(|k| !k.is_none());
         let prepared: Vec<(Accumulator, Delta, &Board)> = pairs
             .iter()
             .map(|(before, after)| {
                 let mut d = Delta::default();
-                d.set(before, after);
+                d.set(before, after, map.as_ref());
                 (net.refresh(before), d, before)
             })
             .collect();
         let mut out = Accumulator::zeroed(hidden);
+        let hidden = format!("{hidden}{name}");
         group.bench_function(format!("update-{hidden}"), |bench| {
             bench.iter(|| {
                 for (acc, delta, _) in &prepared {

@@ -17,7 +17,7 @@
 use super::Evaluate;
 use crate::board::Board;
 use crate::nnue::accumulator::AccumulatorStack;
-use crate::nnue::network::{HEADER_BYTES, INPUTS, MAX_FILE_BYTES, Network};
+use crate::nnue::network::{HEADER_BYTES, MAX_FILE_BYTES, Network};
 use crate::nnue::{self};
 use crate::variant::VariantKind;
 use std::io::Read;
@@ -83,7 +83,7 @@ impl Evaluation {
             .map_err(|e| format!("cannot read {shown}: {e}"))?;
         let (hidden, _, size) = Network::read_header(&bytes).map_err(|e| format!("{shown}: {e}"))?;
         if meta.is_file() && meta.len() != size as u64 {
-            return Err(format!("{shown}: {} bytes, a {INPUTS}x{hidden} network has {size}", meta.len()));
+            return Err(format!("{shown}: {} bytes, a network of hidden width {hidden} has {size}", meta.len()));
         }
         reader.read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {e}"))?;
         Network::from_bytes(&bytes).map(Arc::new).map_err(|e| format!("{shown}: {e}"))
@@ -101,10 +101,18 @@ impl Evaluation {
     pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical => "classical".to_string(),
-            Evaluation::Nnue(net) => match net.buckets() {
-                1 => format!("{} network, {INPUTS}x{}", net.variant(), net.hidden()),
-                b => format!("{} network, {INPUTS}x{}, {b} output buckets", net.variant(), net.hidden()),
-            },
+            Evaluation::Nnue(net) => {
+                let mut d = format!("{} network, {}x{}", net.variant(), net.inputs(), net.hidden());
+                if net.buckets() > 1 {
+                    d += &format!(", {} output buckets", net.buckets());
+                }
+                let king = net.king_map();
+                if !king.is_none() {
+                    let mirrored = king.0.iter().any(|&e| e & crate::nnue::features::MIRROR != 0);
+                    d += &format!(", {} king buckets{}", king.buckets(), if mirrored { " (mirrored)" } else { "" });
+                }
+                d
+            }
         }
     }
 
@@ -197,7 +205,14 @@ mod tests {
         let (fw, fb, ow, ob) = embedded.parts();
         for bias in [i32::MAX / 2, -(i32::MAX / 2)] {
             let parts = (fw.to_vec(), fb.to_vec(), ow.to_vec());
-            let net = Network::from_parts(VariantKind::Atomic, parts.0, parts.1, parts.2, vec![bias; ob.len()]);
+            let net = Network::from_parts(
+                VariantKind::Atomic,
+                *embedded.king_map(),
+                parts.0,
+                parts.1,
+                parts.2,
+                vec![bias; ob.len()],
+            );
             let net = Arc::new(net.unwrap());
             let b = Atomic::from_fen(Atomic::start_fen()).unwrap();
             let raw = net.evaluate(&net.refresh(&b), &b);

@@ -5,9 +5,13 @@
 //! features, so the accumulator is updated, not recomputed: a [`Delta`]
 //! diffs the piece bitboards of the position before and after, which
 //! handles an atomic explosion, castling, promotion and a push-chess shove
-//! alike, and [`Network::apply`] applies it. The search's
+//! alike, and [`Network::apply`] applies it. When a king moves into
+//! another king input bucket (see [`super::features::KingMap`]), that
+//! side's view is recomputed instead, from the position's pieces, which the
+//! delta then carries. The search's
 //! [`AccumulatorStack`] does so lazily, only for positions it evaluates.
 
+use super::features::KingMap;
 use super::network::Network;
 use crate::board::Board;
 use crate::types::{Color, Piece, Role, Square};
@@ -17,12 +21,14 @@ use crate::types::{Color, Piece, Role, Square};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: Vec<i16>,
+    /// The king slot each view was computed in (White's, Black's).
+    pub(super) slots: [u8; 2],
 }
 
 impl Accumulator {
     /// All zeros, for a net of width `hidden`.
     pub fn zeroed(hidden: usize) -> Accumulator {
-        Accumulator { values: vec![0; 2 * hidden] }
+        Accumulator { values: vec![0; 2 * hidden], slots: [0; 2] }
     }
 
     /// The values seen from `c`'s side.
@@ -46,13 +52,19 @@ impl Accumulator {
 pub struct Delta {
     pub(super) removed: arrayvec::ArrayVec<(Piece, Square), 32>,
     pub(super) added: arrayvec::ArrayVec<(Piece, Square), 32>,
+    /// When a king moved into another king slot (or left the board): the
+    /// kings after the move (White's, Black's) and every piece of the
+    /// position after it, from which that view is recomputed.
+    pub(super) kings: Option<[Option<Square>; 2]>,
+    pub(super) after: arrayvec::ArrayVec<(Piece, Square), 32>,
 }
 
 impl Delta {
     /// Sets this to the difference between `before` and `after` (in place:
-    /// deltas live in per-ply stacks).
+    /// deltas live in per-ply stacks), for a net with the king buckets
+    /// `king` (`None` for a net without them: nothing more to track).
     #[inline]
-    pub fn set(&mut self, before: &Board, after: &Board) {
+    pub fn set(&mut self, before: &Board, after: &Board, king: Option<&KingMap>) {
         self.clear();
         for color in [Color::White, Color::Black] {
             for role in Role::ALL {
@@ -70,12 +82,26 @@ impl Delta {
                 }
             }
         }
+        if let Some(map) = king {
+            let kings = [after.king(Color::White), after.king(Color::Black)];
+            let changed = |c: Color| map.slot(c, before.king(c)) != map.slot(c, kings[c.index()]);
+            if changed(Color::White) || changed(Color::Black) {
+                self.kings = Some(kings);
+                for sq in after.occupied() {
+                    if let Some(p) = after.piece_at(sq) {
+                        let _ = self.after.try_push((p, sq));
+                    }
+                }
+            }
+        }
     }
 
     /// No change (a null move).
     pub fn clear(&mut self) {
         self.removed.clear();
         self.added.clear();
+        self.kings = None;
+        self.after.clear();
     }
 }
 
@@ -86,6 +112,8 @@ impl Delta {
 /// evaluated (cut by the hash table, by mate distance, a repetition) cost no
 /// accumulator work.
 pub struct AccumulatorStack {
+    /// The net's king buckets, if it has any.
+    king: Option<KingMap>,
     accs: Vec<Accumulator>,
     deltas: Vec<Delta>,
     /// Whether `accs[ply]` is the accumulator of the path's position at `ply`.
@@ -100,13 +128,14 @@ impl AccumulatorStack {
         accs[0] = net.refresh(root);
         let mut fresh = vec![false; plies];
         fresh[0] = true;
-        AccumulatorStack { accs, deltas: vec![Delta::default(); plies], fresh }
+        let king = Some(*net.king_map()).filter(|k| !k.is_none());
+        AccumulatorStack { king, accs, deltas: vec![Delta::default(); plies], fresh }
     }
 
     /// The position at `ply + 1` is `after`, reached from `before` at `ply`.
     #[inline]
     pub fn push(&mut self, ply: usize, before: &Board, after: &Board) {
-        self.deltas[ply + 1].set(before, after);
+        self.deltas[ply + 1].set(before, after, self.king.as_ref());
         self.fresh[ply + 1] = false;
     }
 

@@ -4,8 +4,9 @@
 //! by the number of pieces on the board, see [`output_bucket`]).
 //!
 //! **Input.** For each point of view, the 768 binary features of
-//! [`super::features`]; the first layer turns each side's active features
-//! into an [`Accumulator`] of H values, updated move by move
+//! [`super::features`] (times K with K king input buckets, a
+//! [`KingMap`]); the first layer turns each side's active features into an
+//! [`Accumulator`] of H values, updated move by move
 //! ([`super::accumulator`]).
 //!
 //! **Output.** `[acc(side to move), acc(other side)]`, each value clipped to
@@ -26,21 +27,24 @@
 //!
 //! **File format** (little-endian): `b"FSNN"`, `u32` version, `u32` inputs
 //! (768), `u32` hidden width H, `u32` variant code (as in [`super::data`]),
-//! in version 2 then `u32` output buckets B (version 1 has none: B = 1);
-//! then feature weights `i16[768][H]` (feature-major), feature biases
-//! `i16[H]`, output weights `i16[B][2 * H]` (each bucket's side to move's
-//! half first), output biases `i32[B]`. A one-bucket net is written as
-//! version 1, so that builds from before buckets still read it.
+//! in versions 2 and 3 then `u32` output buckets B (version 1 has none:
+//! B = 1), in version 3 then the 64 bytes of the [`KingMap`] (versions 1
+//! and 2 have none: one input bucket, not mirrored), which give the K
+//! input buckets; then feature weights `i16[K * 768][H]` (feature-major),
+//! feature biases `i16[H]`, output weights `i16[B][2 * H]` (each bucket's
+//! side to move's half first), output biases `i32[B]`. Each net is written
+//! in the oldest version that holds it, so that builds from before buckets
+//! still read a net without them.
 //!
 //! **Kernels.** [`super::simd`]: AVX2 or scalar, chosen once when the net
 //! is built.
 
 use super::accumulator::{Accumulator, Delta};
 use super::data::{variant_code, variant_from_code};
-pub use super::features::{INPUTS, feature};
+pub use super::features::{INPUTS, KingMap, MAX_INPUT_BUCKETS, View, feature, feature_in};
 use super::simd::Kernels;
 use crate::board::Board;
-use crate::types::Color;
+use crate::types::{Color, Square};
 use crate::variant::VariantKind;
 
 pub const QA: i32 = 255;
@@ -60,25 +64,46 @@ const _: () = assert!(MAX_HIDDEN.is_multiple_of(HIDDEN_STEP) && MAX_OUTPUT_WEIGH
 /// The most output buckets a net may have.
 pub const MAX_BUCKETS: usize = 16;
 const MAGIC: &[u8; 4] = b"FSNN";
-/// Version 1: one output layer; version 2: the header names the buckets.
+/// Version 1: one output layer; version 2: the header names the buckets;
+/// version 3: and the king map.
 const VERSION_SINGLE: u32 = 1;
 const VERSION_BUCKETS: u32 = 2;
+const VERSION_KING: u32 = 3;
 /// The longest header: magic, version, inputs, hidden width, variant,
-/// output buckets (version 1 stops before the buckets: 20 bytes).
-pub const HEADER_BYTES: usize = 24;
+/// output buckets, king map (version 1 stops before the buckets: 20 bytes;
+/// version 2 before the map: 24).
+pub const HEADER_BYTES: usize = 24 + 64;
 
-const fn header_bytes(buckets: usize) -> usize {
-    if buckets == 1 { HEADER_BYTES - 4 } else { HEADER_BYTES }
+/// The format version that holds a net with `buckets` output buckets and
+/// this king map.
+fn version(buckets: usize, king: &KingMap) -> u32 {
+    match (buckets, king.is_none()) {
+        (_, false) => VERSION_KING,
+        (1, true) => VERSION_SINGLE,
+        _ => VERSION_BUCKETS,
+    }
+}
+
+const fn header_bytes(version: u32) -> usize {
+    match version {
+        VERSION_SINGLE => 20,
+        VERSION_BUCKETS => 24,
+        _ => HEADER_BYTES,
+    }
+}
+
+const fn body_bytes(hidden: usize, buckets: usize, input_buckets: usize) -> usize {
+    2 * (input_buckets * INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
 }
 
 /// Size of a net file of hidden width `hidden` with `buckets` output
-/// buckets.
-pub const fn file_bytes(hidden: usize, buckets: usize) -> usize {
-    header_bytes(buckets) + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets
+/// buckets and the king map `king`.
+pub fn file_bytes(hidden: usize, buckets: usize, king: &KingMap) -> usize {
+    header_bytes(version(buckets, king)) + body_bytes(hidden, buckets, king.buckets())
 }
 
 /// The largest net file the engine reads.
-pub const MAX_FILE_BYTES: usize = file_bytes(MAX_HIDDEN, MAX_BUCKETS);
+pub const MAX_FILE_BYTES: usize = HEADER_BYTES + body_bytes(MAX_HIDDEN, MAX_BUCKETS, MAX_INPUT_BUCKETS);
 
 /// The output bucket of a position with `pieces` pieces on the board (both
 /// sides, kings included) in a net with `buckets` buckets: the range 2..=33
@@ -111,7 +136,9 @@ pub fn check_hidden(h: usize) -> Result<(), String> {
 #[derive(Clone)]
 pub struct Network {
     hidden: usize,
-    /// `[feature][hidden]`, flattened.
+    /// The king input buckets.
+    king: KingMap,
+    /// `[bucket * 768 + feature][hidden]`, flattened.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     /// `[bucket][2 * hidden]`: in each bucket, side to move's half first.
@@ -125,7 +152,7 @@ pub struct Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}x{}x{}, {})", self.hidden, self.buckets(), self.variant)
+        write!(f, "Network({}x{}x{}, {})", self.inputs(), self.hidden, self.buckets(), self.variant)
     }
 }
 
@@ -142,28 +169,38 @@ impl Network {
     /// whole file must have; the error says what is wrong. `bytes` is the
     /// file's start: [`HEADER_BYTES`] or all of it if shorter.
     pub fn read_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize), String> {
-        Network::parse_header(bytes).map(|(h, variant, buckets)| (h, variant, file_bytes(h, buckets)))
+        Network::parse_header(bytes).map(|(h, variant, buckets, king)| (h, variant, file_bytes(h, buckets, &king)))
     }
 
-    /// The hidden width, variant and output buckets a header announces.
-    fn parse_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize), String> {
-        if bytes.len() < header_bytes(1) || &bytes[0..4] != MAGIC {
+    /// The hidden width, variant, output buckets and king map a header
+    /// announces.
+    fn parse_header(bytes: &[u8]) -> Result<(usize, VariantKind, usize, KingMap), String> {
+        if bytes.len() < header_bytes(VERSION_SINGLE) || &bytes[0..4] != MAGIC {
             return Err("not a Fission network file (no FSNN header)".into());
         }
         let version = le_u32(bytes, 4);
-        let buckets = match version {
-            VERSION_SINGLE => 1,
-            VERSION_BUCKETS if bytes.len() >= HEADER_BYTES => le_u32(bytes, 20) as usize,
-            VERSION_BUCKETS => return Err("a network file cut short in its header".into()),
-            _ => {
-                return Err(format!(
-                    "network format version {version}, this build reads {VERSION_SINGLE} and {VERSION_BUCKETS}"
-                ));
-            }
-        };
+        if ![VERSION_SINGLE, VERSION_BUCKETS, VERSION_KING].contains(&version) {
+            return Err(format!("network format version {version}, this build reads 1 to {VERSION_KING}"));
+        }
+        if bytes.len() < header_bytes(version) {
+            return Err("a network file cut short in its header".into());
+        }
+        let buckets = if version == VERSION_SINGLE { 1 } else { le_u32(bytes, 20) as usize };
         if version == VERSION_BUCKETS && (buckets == 1 || check_buckets(buckets).is_err()) {
             return Err(format!("{buckets} output buckets in a version 2 file: 2 to {MAX_BUCKETS} are possible"));
         }
+        if version == VERSION_KING && check_buckets(buckets).is_err() {
+            return Err(format!("{buckets} output buckets: 1 to {MAX_BUCKETS} are possible"));
+        }
+        let king = if version == VERSION_KING {
+            let map = KingMap::new(bytes[24..88].try_into().expect("64 bytes"))?;
+            if map.is_none() {
+                return Err("a version 3 file without king buckets".into());
+            }
+            map
+        } else {
+            KingMap::NONE
+        };
         let (inputs, hidden) = (le_u32(bytes, 8) as usize, le_u32(bytes, 12) as usize);
         if inputs != INPUTS || check_hidden(hidden).is_err() {
             return Err(format!(
@@ -175,39 +212,43 @@ impl Network {
             .ok()
             .and_then(variant_from_code)
             .ok_or_else(|| format!("unknown variant code {code}"))?;
-        Ok((hidden, variant, buckets))
+        Ok((hidden, variant, buckets, king))
     }
 
     /// Reads a net file; the error says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let (h, variant, buckets) = Network::parse_header(bytes)?;
-        let size = file_bytes(h, buckets);
+        let (h, variant, buckets, king) = Network::parse_header(bytes)?;
+        let size = file_bytes(h, buckets, &king);
+        let inputs = king.buckets() * INPUTS;
         if bytes.len() != size {
-            return Err(format!("{} bytes, a {INPUTS}x{h} network has {size}", bytes.len()));
+            return Err(format!("{} bytes, a {inputs}x{h} network has {size}", bytes.len()));
         }
-        let mut at = header_bytes(buckets);
-        let feature_weights = le_i16s(&bytes[at..], INPUTS * h);
-        at += 2 * INPUTS * h;
+        let mut at = header_bytes(version(buckets, &king));
+        let feature_weights = le_i16s(&bytes[at..], inputs * h);
+        at += 2 * inputs * h;
         let feature_bias = le_i16s(&bytes[at..], h);
         at += 2 * h;
         let output_weights = le_i16s(&bytes[at..], 2 * h * buckets);
         at += 4 * h * buckets;
         let output_bias =
             bytes[at..].chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
-        Network::from_parts(variant, feature_weights, feature_bias, output_weights, output_bias)
+        Network::from_parts(variant, king, feature_weights, feature_bias, output_weights, output_bias)
     }
 
     /// The file image of this net (see the module documentation).
     pub fn to_bytes(&self) -> Vec<u8> {
         let buckets = self.buckets();
-        let mut out = Vec::with_capacity(file_bytes(self.hidden, buckets));
+        let mut out = Vec::with_capacity(file_bytes(self.hidden, buckets, &self.king));
         out.extend_from_slice(MAGIC);
-        let version = if buckets == 1 { VERSION_SINGLE } else { VERSION_BUCKETS };
+        let version = version(buckets, &self.king);
         for v in [version, INPUTS as u32, self.hidden as u32, variant_code(self.variant) as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        if buckets > 1 {
+        if version != VERSION_SINGLE {
             out.extend_from_slice(&(buckets as u32).to_le_bytes());
+        }
+        if version == VERSION_KING {
+            out.extend_from_slice(&self.king.0);
         }
         for w in self.feature_weights.iter().chain(&self.feature_bias).chain(&self.output_weights) {
             out.extend_from_slice(&w.to_le_bytes());
@@ -220,9 +261,10 @@ impl Network {
 
     /// A net from quantised parts (the trainer's output); the width is the
     /// number of feature biases, the number of buckets that of output
-    /// biases.
+    /// biases, the input buckets those of `king`.
     pub fn from_parts(
         variant: VariantKind,
+        king: KingMap,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
@@ -232,12 +274,13 @@ impl Network {
         check_hidden(h)?;
         let buckets = output_bias.len();
         check_buckets(buckets)?;
-        if feature_weights.len() != INPUTS * h || output_weights.len() != 2 * h * buckets {
+        let inputs = king.buckets() * INPUTS;
+        if feature_weights.len() != inputs * h || output_weights.len() != 2 * h * buckets {
             return Err(format!(
                 "{} feature weights and {} output weights, expected {} and {}",
                 feature_weights.len(),
                 output_weights.len(),
-                INPUTS * h,
+                inputs * h,
                 2 * h * buckets
             ));
         }
@@ -246,6 +289,7 @@ impl Network {
         }
         Ok(Network {
             hidden: h,
+            king,
             feature_weights,
             feature_bias,
             output_weights,
@@ -276,6 +320,16 @@ impl Network {
         self.output_bias.len()
     }
 
+    /// The king input buckets.
+    pub fn king_map(&self) -> &KingMap {
+        &self.king
+    }
+
+    /// Input features per point of view: 768 per king input bucket.
+    pub fn inputs(&self) -> usize {
+        self.king.buckets() * INPUTS
+    }
+
     /// The same net run by other kernels (tests compare them).
     pub fn with_kernels(mut self, kernels: Kernels) -> Network {
         self.kernels = kernels;
@@ -290,43 +344,77 @@ impl Network {
 
     /// The same with `buckets` output buckets.
     pub fn random_bucketed(variant: VariantKind, hidden: usize, buckets: usize, seed: u64) -> Network {
+        Network::random_with(variant, KingMap::NONE, hidden, buckets, seed)
+    }
+
+    /// The same with the king input buckets of `king`.
+    pub fn random_with(variant: VariantKind, king: KingMap, hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = crate::types::SplitMix::new(seed);
         let mut small = |range: i64| ((rng.next_u64() % (2 * range as u64 + 1)) as i64 - range) as i16;
-        let fw: Vec<i16> = (0..INPUTS * hidden).map(|_| small(200)).collect();
+        let fw: Vec<i16> = (0..king.buckets() * INPUTS * hidden).map(|_| small(200)).collect();
         let fb: Vec<i16> = (0..hidden).map(|_| small(300)).collect();
         let ow: Vec<i16> = (0..2 * hidden * buckets).map(|_| small(MAX_OUTPUT_WEIGHT as i64)).collect();
         let ob: Vec<i32> = (0..buckets).map(|k| 1234 + 1000 * small(50) as i32 + k as i32).collect();
-        Network::from_parts(variant, fw, fb, ow, ob).expect("a valid width and bucket count")
+        Network::from_parts(variant, king, fw, fb, ow, ob).expect("a valid width and bucket count")
     }
 
     /// The accumulator of `b` computed from scratch.
     pub fn refresh(&self, b: &Board) -> Accumulator {
         let mut acc = Accumulator::zeroed(self.hidden);
         for persp in [Color::White, Color::Black] {
-            let columns: arrayvec::ArrayVec<u16, 64> = b
-                .occupied()
-                .into_iter()
-                .map(|sq| feature(persp, b.piece_at(sq).expect("occupied"), sq) as u16)
-                .collect();
+            let slot = self.king.slot(persp, b.king(persp));
+            let view = View::new(persp, slot);
+            let columns: arrayvec::ArrayVec<u16, 64> =
+                b.occupied().into_iter().map(|sq| view.feature(b.piece_at(sq).expect("occupied"), sq) as u16).collect();
             self.kernels.apply(acc.view_mut(persp), &self.feature_bias, &self.feature_weights, &columns, &[]);
+            acc.slots[persp.index()] = slot;
         }
         acc
     }
 
-    /// Sets `out` to `acc` with the pieces of `delta` taken off and put on.
+    /// Sets `out` to `acc` with the pieces of `delta` taken off and put on;
+    /// a view whose king changed bucket is recomputed from the pieces
+    /// after the move.
+    #[inline]
     pub fn apply(&self, acc: &Accumulator, delta: &Delta, out: &mut Accumulator) {
+        if let Some(kings) = delta.kings {
+            return self.apply_king_move(acc, delta, kings, out);
+        }
         for persp in [Color::White, Color::Black] {
-            // Filled in place (a `collect` would build the list and then
-            // copy it).
-            let mut adds: arrayvec::ArrayVec<u16, 32> = arrayvec::ArrayVec::new();
-            let mut subs: arrayvec::ArrayVec<u16, 32> = arrayvec::ArrayVec::new();
-            for &(p, sq) in &delta.added {
-                adds.push(feature(persp, p, sq) as u16);
+            self.update_view(acc, delta, View::new(persp, acc.slots[persp.index()]), persp, out);
+        }
+        out.slots = acc.slots;
+    }
+
+    /// One view of [`Network::apply`], updated by the delta's pieces.
+    #[inline(always)]
+    fn update_view(&self, acc: &Accumulator, delta: &Delta, view: View, persp: Color, out: &mut Accumulator) {
+        // Filled in place (a `collect` would build the list and then copy it).
+        let mut adds: arrayvec::ArrayVec<u16, 32> = arrayvec::ArrayVec::new();
+        let mut subs: arrayvec::ArrayVec<u16, 32> = arrayvec::ArrayVec::new();
+        for &(p, sq) in &delta.added {
+            adds.push(view.feature(p, sq) as u16);
+        }
+        for &(p, sq) in &delta.removed {
+            subs.push(view.feature(p, sq) as u16);
+        }
+        self.kernels.apply(out.view_mut(persp), acc.view(persp), &self.feature_weights, &adds, &subs);
+    }
+
+    /// [`Network::apply`] after a move that took a king into another slot.
+    #[cold]
+    fn apply_king_move(&self, acc: &Accumulator, delta: &Delta, kings: [Option<Square>; 2], out: &mut Accumulator) {
+        for persp in [Color::White, Color::Black] {
+            let (was, now) = (acc.slots[persp.index()], self.king.slot(persp, kings[persp.index()]));
+            if was == now {
+                self.update_view(acc, delta, View::new(persp, was), persp, out);
+            } else {
+                let view = View::new(persp, now);
+                let columns: arrayvec::ArrayVec<u16, 32> =
+                    delta.after.iter().map(|&(p, sq)| view.feature(p, sq) as u16).collect();
+                self.kernels.apply(out.view_mut(persp), &self.feature_bias, &self.feature_weights, &columns, &[]);
             }
-            for &(p, sq) in &delta.removed {
-                subs.push(feature(persp, p, sq) as u16);
-            }
-            self.kernels.apply(out.view_mut(persp), acc.view(persp), &self.feature_weights, &adds, &subs);
+            out.slots[persp.index()] = now;
         }
     }
 
@@ -364,7 +452,7 @@ mod tests {
         for variant in VariantKind::ALL {
             let net = random_net_for(variant, 7);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), file_bytes(128, 1));
+            assert_eq!(bytes.len(), file_bytes(128, 1, &KingMap::NONE));
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!(back.variant(), variant, "the file names its variant");
             assert_eq!(back.to_bytes(), bytes);
@@ -378,15 +466,18 @@ mod tests {
         wrong[12] = 0;
         wrong[13] = 1; // 256: the header and the size disagree
         assert!(Network::from_bytes(&wrong).unwrap_err().contains("bytes"));
-        wrong[4] = 3; // version
-        assert!(Network::from_bytes(&wrong).unwrap_err().contains("version 3"));
+        wrong[4] = 4; // version
+        assert!(Network::from_bytes(&wrong).unwrap_err().contains("version 4"));
         // Bucketed nets are version 2 files that name their buckets.
         for buckets in [2, 8, MAX_BUCKETS] {
             let net = Network::random_bucketed(VariantKind::Atomic, 32, buckets, 3);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), file_bytes(32, buckets));
+            assert_eq!(bytes.len(), file_bytes(32, buckets, &KingMap::NONE));
             assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 2);
-            assert_eq!(Network::read_header(&bytes).unwrap(), (32, VariantKind::Atomic, file_bytes(32, buckets)));
+            assert_eq!(
+                Network::read_header(&bytes).unwrap(),
+                (32, VariantKind::Atomic, file_bytes(32, buckets, &KingMap::NONE))
+            );
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!((back.buckets(), back.to_bytes()), (buckets, bytes));
         }
@@ -404,8 +495,11 @@ mod tests {
         for h in [16, 128, 256, 512, 1024] {
             let net = Network::random(VariantKind::Chess, h, h as u64);
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), file_bytes(h, 1));
-            assert_eq!(Network::read_header(&bytes).unwrap(), (h, VariantKind::Chess, file_bytes(h, 1)));
+            assert_eq!(bytes.len(), file_bytes(h, 1, &KingMap::NONE));
+            assert_eq!(
+                Network::read_header(&bytes).unwrap(),
+                (h, VariantKind::Chess, file_bytes(h, 1, &KingMap::NONE))
+            );
             let back = Network::from_bytes(&bytes).unwrap();
             assert_eq!(back.hidden(), h);
             assert_eq!(back.to_bytes(), bytes);
@@ -470,7 +564,8 @@ mod tests {
         let single: Vec<Network> = (0..8)
             .map(|k| {
                 let w = ow[k * 128..(k + 1) * 128].to_vec();
-                Network::from_parts(VariantKind::Atomic, fw.to_vec(), fb.to_vec(), w, vec![ob[k]]).unwrap()
+                Network::from_parts(VariantKind::Atomic, KingMap::NONE, fw.to_vec(), fb.to_vec(), w, vec![ob[k]])
+                    .unwrap()
             })
             .collect();
         let scalar = net.clone().with_kernels(Kernels::Scalar);
@@ -506,7 +601,7 @@ mod tests {
                 let child = V::play(&b, m);
                 let mut next = Accumulator::zeroed(net.hidden());
                 let mut delta = Delta::default();
-                delta.set(&b, &child);
+                delta.set(&b, &child, Some(net.king_map()).filter(|k| !k.is_none()));
                 net.apply(&acc, &delta, &mut next);
                 assert_eq!(next, net.refresh(&child), "{} after {m:?} from {}", V::NAME, V::fen(&b));
                 assert_eq!(net.evaluate(&next, &child), net.evaluate(&net.refresh(&child), &child));
@@ -552,15 +647,23 @@ mod tests {
                 }
             }
         }
-        let net = random_net(8);
-        let mut rng = SplitMix::new(3);
-        let mut seen = 0;
-        for fen in ["r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", Atomic::start_fen()] {
-            let root = Atomic::from_fen(fen).unwrap();
-            let mut stack = AccumulatorStack::new(&net, &root, 8);
-            walk(&net, &mut stack, &root, 0, &mut rng, &mut seen);
+        // Without king buckets, and with them (a view recomputed when its
+        // king changes bucket, from an endgame where kings walk).
+        let king = KingMap::named("quad-mirror").unwrap();
+        for net in [random_net(8), Network::random_with(VariantKind::Atomic, king, 64, 2, 8)] {
+            let mut rng = SplitMix::new(3);
+            let mut seen = 0;
+            for fen in [
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                Atomic::start_fen(),
+                "8/2k5/3p4/8/8/4P3/3K4/8 w - - 0 1",
+            ] {
+                let root = Atomic::from_fen(fen).unwrap();
+                let mut stack = AccumulatorStack::new(&net, &root, 8);
+                walk(&net, &mut stack, &root, 0, &mut rng, &mut seen);
+            }
+            assert!(seen > 30, "{seen}");
         }
-        assert!(seen > 20, "{seen}");
     }
 
     /// At every ply of random games in every variant, the accumulator
@@ -597,5 +700,78 @@ mod tests {
                 assert_eq!(net.evaluate(&fast, &b), scalar.evaluate(&slow, &b), "width {h}");
             }
         }
+    }
+
+    /// Nets with king input buckets: the file round-trips in version 3 and
+    /// names its map; a bad map or a cut header is refused.
+    #[test]
+    fn king_bucket_files_round_trip() {
+        for (name, buckets) in [("mirror", 1), ("rank", 1), ("4", 8), ("quad-mirror", 8)] {
+            let king = KingMap::named(name).unwrap();
+            let net = Network::random_with(VariantKind::Atomic, king, 32, buckets, 5);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), file_bytes(32, buckets, &king), "{name}");
+            assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 3, "{name}");
+            assert_eq!(Network::read_header(&bytes).unwrap().2, bytes.len(), "{name}");
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!((back.king_map(), back.inputs(), back.to_bytes()), (&king, king.buckets() * INPUTS, bytes));
+        }
+        let bytes = Network::random_with(VariantKind::Atomic, KingMap::named("4").unwrap(), 32, 1, 5).to_bytes();
+        assert!(Network::from_bytes(&bytes[..60]).unwrap_err().contains("cut short"));
+        let mut wrong = bytes.clone();
+        wrong[24..88].fill(0); // no king buckets in a version 3 file
+        assert!(Network::from_bytes(&wrong).unwrap_err().contains("without king buckets"));
+        wrong[24] = 3; // buckets 1 and 2 on no square
+        assert!(Network::from_bytes(&wrong).unwrap_err().contains("on no square"));
+        let mut wrong = bytes.clone();
+        wrong[30] = 4; // 5 buckets: the size no longer fits
+        assert!(Network::from_bytes(&wrong).is_err());
+        assert!(MAX_FILE_BYTES >= file_bytes(MAX_HIDDEN, MAX_BUCKETS, &KingMap::named("4").unwrap()));
+    }
+
+    /// With king input buckets (mirrored or not), the accumulator updated
+    /// move by move, recomputing a view when its king changes bucket, equals
+    /// the one computed from scratch, through explosions and in every
+    /// variant; the SIMD kernels give the scalar evaluation.
+    #[test]
+    fn king_buckets_update_and_evaluate_exactly() {
+        use crate::variant::{Chess, Dynamo, Push};
+        for (i, name) in ["mirror", "rank", "4", "quad-mirror"].into_iter().enumerate() {
+            let king = KingMap::named(name).unwrap();
+            let net = |v| Network::random_with(v, king, 64, 2, 40 + i as u64);
+            assert!(incremental_matches_fresh::<Atomic>(&net(VariantKind::Atomic), 30, i as u64) > 1500, "{name}");
+            assert!(incremental_matches_fresh::<Chess>(&net(VariantKind::Chess), 4, i as u64) > 200, "{name}");
+            assert!(incremental_matches_fresh::<Push>(&net(VariantKind::Push), 4, i as u64) > 200, "{name}");
+            assert!(incremental_matches_fresh::<Dynamo>(&net(VariantKind::Dynamo), 1, i as u64) > 30, "{name}");
+            let net = net(VariantKind::Atomic);
+            let scalar = net.clone().with_kernels(Kernels::Scalar);
+            for b in random_positions(200, i as u64) {
+                let (fast, slow) = (net.refresh(&b), scalar.refresh(&b));
+                assert_eq!(fast, slow, "{name}");
+                assert_eq!(net.evaluate(&fast, &b), scalar.evaluate(&slow, &b), "{name}");
+            }
+        }
+    }
+
+    /// A net whose king buckets all hold the same weights (and which is
+    /// not mirrored) is the net without buckets; mirrored, it evaluates a
+    /// position as the unbucketed net does its mirror image when the king
+    /// stands on the e–h files.
+    #[test]
+    fn equal_king_buckets_are_the_net_without_them() {
+        let plain = Network::random_bucketed(VariantKind::Atomic, 64, 8, 9);
+        let (fw, fb, ow, ob) = plain.parts();
+        let king = KingMap::named("4").unwrap();
+        let fw4: Vec<i16> = fw.iter().copied().cycle().take(4 * fw.len()).collect();
+        let split = Network::from_parts(VariantKind::Atomic, king, fw4, fb.to_vec(), ow.to_vec(), ob.to_vec()).unwrap();
+        let mut stack = AccumulatorStack::new(&split, &Board::startpos(), 2);
+        let _ = stack.get(&split, 0);
+        let mut moved = 0;
+        for b in random_positions(1500, 17) {
+            let (a, c) = (split.refresh(&b), plain.refresh(&b));
+            assert_eq!(split.evaluate(&a, &b), plain.evaluate(&c, &b));
+            moved += (a.slots != [0, 0]) as usize;
+        }
+        assert!(moved > 100, "kings off their first rank: {moved}");
     }
 }

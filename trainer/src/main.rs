@@ -7,7 +7,8 @@ use fission::eval::Evaluation;
 use fission::nnue::data::read_records;
 use fission::nnue::network::SCALE;
 use fission_trainer::{
-    DEFAULT_HIDDEN, Model, TrainConfig, check_buckets, check_hidden, engine_eval, eval_loss, quantise, split, train,
+    DEFAULT_HIDDEN, KingMap, Model, TrainConfig, check_buckets, check_hidden, engine_eval, eval_loss, quantise, split,
+    train,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,6 +87,13 @@ struct Args {
     /// the same function; a net with buckets keeps its own.
     #[arg(long, value_parser = bucket_count)]
     output_buckets: Option<usize>,
+    /// King input buckets, by where each side's own king stands: none,
+    /// mirror, rank, rank-mirror, 4 or quad-mirror (see the README,
+    /// "King input buckets"; default none, or those of --init-net /
+    /// --resume). A starting net without them is split into copies of its
+    /// feature weights, one per bucket (the same function unless mirrored).
+    #[arg(long, value_parser = KingMap::named)]
+    king_buckets: Option<KingMap>,
 }
 
 fn bucket_count(s: &str) -> Result<usize, String> {
@@ -200,9 +208,19 @@ fn run(args: Args) -> Result<(), String> {
             Model::from_network(&net)
         }
         (None, None) => {
-            Model::random(args.hidden.unwrap_or(DEFAULT_HIDDEN), args.output_buckets.unwrap_or(1), args.seed)
+            let king = args.king_buckets.unwrap_or(KingMap::NONE);
+            Model::random_with(king, args.hidden.unwrap_or(DEFAULT_HIDDEN), args.output_buckets.unwrap_or(1), args.seed)
         }
     };
+    if let Some(king) = args.king_buckets.filter(|k| *k != model.king) {
+        if !model.king.is_none() {
+            return Err(
+                "--king-buckets: the starting net has king buckets of its own; only a net without them is split".into(),
+            );
+        }
+        eprintln!("splitting the starting net's feature weights into {} king buckets", king.buckets());
+        model = model.split_king(king);
+    }
     if let Some(b) = args.output_buckets.filter(|&b| b != model.buckets) {
         if model.buckets != 1 {
             return Err(format!(
@@ -224,11 +242,13 @@ fn run(args: Args) -> Result<(), String> {
         model = model.widen(h, args.seed);
     }
     eprintln!(
-        "network: {}x{}, {} output bucket{} ({} parameters)",
-        fission::nnue::network::INPUTS,
+        "network: {}x{}, {} output bucket{}, {} king bucket{} ({} parameters)",
+        fission::nnue::network::INPUTS * model.king.buckets(),
         model.hidden,
         model.buckets,
         if model.buckets == 1 { "" } else { "s" },
+        model.king.buckets(),
+        if model.king.buckets() == 1 { "" } else { "s" },
         model.ft_w.len() + model.ft_b.len() + model.out_w.len() + model.out_b.len()
     );
     let cfg = TrainConfig {

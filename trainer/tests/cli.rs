@@ -51,6 +51,7 @@ fn bad_arguments_exit_2_before_any_work() {
         &["--data", data, "--out", out, "--output-buckets", "0"],
         &["--data", data, "--out", out, "--output-buckets", "17"],
         &["--data", data, "--out", out, "--output-buckets", "eight"],
+        &["--data", data, "--out", out, "--king-buckets", "nine"],
     ];
     for args in cases {
         let o = Command::new(TRAINER).args(*args).output().unwrap();
