@@ -649,6 +649,34 @@ fn random_net_file_for(
     (path, net)
 }
 
+/// A net with king input buckets (file format version 3) loads by
+/// `EvalFile`, is named with its buckets, evaluates as the library does
+/// from a fresh accumulator, and plays: a search from an ending where the
+/// kings walk across buckets answers with a legal move.
+#[test]
+fn a_king_bucketed_net_loads_and_plays() {
+    use fission::VariantKind;
+    use fission::nnue::network::{KingMap, Network};
+    let dir = common::TempDir::new("kingnet");
+    let net = Network::random_with(VariantKind::Atomic, KingMap::named("quad-mirror").unwrap(), 64, 2, 3);
+    let path = dir.file("kings.fnn");
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name UCI_Variant value atomic");
+    e.send(&format!("setoption name EvalFile value {path}"));
+    let shape = "atomic network, 3072x64, 2 output buckets, 4 king buckets (mirrored)";
+    assert_eq!(e.line(), format!("info string EvalFile: using {path}, {shape}"));
+    let fen = "8/2k5/3p4/8/8/4P3/3K4/8 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let b = Atomic::from_fen(fen).unwrap();
+    let expected = net.evaluate(&net.refresh(&b), &b);
+    assert_eq!(eval_and_name(&mut e), (expected, format!("{path}, {shape}")));
+    e.send("go depth 8");
+    assert_legal::<Atomic>(Some(fen), &[], &e.bestmove().0);
+}
+
 fn eval_of(e: &mut Engine) -> i32 {
     eval_and_name(e).0
 }
