@@ -23,17 +23,11 @@ pub const MAX_INPUT_BUCKETS: usize = 32;
 /// The bit of a [`KingMap`] entry that mirrors the view left to right.
 pub const MIRROR: u8 = 0x80;
 
-/// The input feature of piece `p` on `sq` seen from `persp`'s side: the
-/// viewer's own pieces take features 0..384, the opponent's 384..768;
-/// squares are mirrored top to bottom for Black. (A net without king
-/// buckets; with them, see [`feature_in`].)
-#[inline(always)]
-pub fn feature(persp: Color, p: Piece, sq: Square) -> usize {
-    feature_in(persp, p, sq, 0)
-}
-
 /// The input feature of piece `p` on `sq` seen from `persp`'s side in the
-/// king slot `slot` (a [`KingMap`] entry: bucket, and [`MIRROR`]).
+/// king slot `slot` (a [`KingMap`] entry: bucket, and [`MIRROR`]; 0 in a
+/// net without king buckets): the viewer's own pieces take features
+/// 0..384 of the bucket, the opponent's 384..768; squares are mirrored top
+/// to bottom for Black.
 #[inline(always)]
 pub fn feature_in(persp: Color, p: Piece, sq: Square, slot: u8) -> usize {
     View::new(persp, slot).feature(p, sq)

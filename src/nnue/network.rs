@@ -41,7 +41,7 @@
 
 use super::accumulator::{Accumulator, Delta};
 use super::data::{variant_code, variant_from_code};
-pub use super::features::{INPUTS, KingMap, MAX_INPUT_BUCKETS, View, feature, feature_in};
+pub use super::features::{INPUTS, KingMap, MAX_INPUT_BUCKETS, View, feature_in};
 use super::simd::Kernels;
 use crate::board::Board;
 use crate::types::{Color, Square};
