@@ -222,8 +222,16 @@ impl Evaluate for Atomic {
         gain
     }
 
+    /// A capture-promotion ends with the new piece blown up, whatever it
+    /// was: the queen's move stands for all four.
+    fn is_redundant(b: &Board, m: Move) -> bool {
+        m.promotion_role().is_some_and(|r| r != Role::Queen) && b.occupied().contains(m.to())
+    }
+
+    /// A capture (a capture-promotion too: the promoted piece explodes at
+    /// once) is worth its blast; any other move its quiet exchange.
     fn see(b: &Board, m: Move) -> i32 {
-        if Self::is_tactical(b, m) && m.promotion_role().is_none() {
+        if m.kind() == MoveKind::EnPassant || b.occupied().contains(m.to()) {
             Self::tactical_gain(b, m)
         } else {
             quiet_see(b, m)
@@ -284,6 +292,64 @@ mod tests {
         let fen = "4k3/8/8/2nq4/8/8/8/2R1K3 w - - 0 1";
         let v = |r: Role| w::ATOMIC_VALUES[r.index()].0;
         assert_eq!(see_of(fen, "c1c5"), v(Role::Knight) + v(Role::Queen) - v(Role::Rook));
+    }
+
+    /// b7xa8=Q removes the rook (the new queen explodes with it): the
+    /// exchange is the rook against the pawn, not a queen given away.
+    #[test]
+    fn a_capture_promotion_is_worth_its_blast() {
+        let v = |r: Role| w::ATOMIC_VALUES[r.index()].0;
+        let fen = "r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1";
+        for promo in ["b7a8q", "b7a8n"] {
+            assert_eq!(see_of(fen, promo), v(Role::Rook) - v(Role::Pawn), "{promo}");
+        }
+        // A promotion that captures nothing is still a quiet exchange: the
+        // new queen on b8 can be taken by nobody here.
+        assert_eq!(see_of("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"), 0);
+    }
+
+    /// Every move the search skips as redundant has a sibling it does not
+    /// skip that reaches the very same position; quiet under-promotions are
+    /// not redundant (a knight on b8 is not a queen on b8).
+    #[test]
+    fn redundant_moves_have_a_searched_twin() {
+        let fens = [
+            "r3k3/1P6/1n6/8/8/8/8/4K3 w - - 0 1",
+            "1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/5p1p/3K1N1R b - - 0 1",
+            "rnbqkbnr/pPpppppp/8/8/8/8/P1PPPPPP/RNBQKBNR w KQkq - 0 1",
+        ];
+        let mut rng = crate::types::SplitMix::new(7);
+        let mut positions: Vec<Board> = fens.iter().map(|f| Atomic::from_fen(f).unwrap()).collect();
+        let mut redundant_seen = 0;
+        let mut i = 0;
+        while i < positions.len() {
+            let b = positions[i].clone();
+            i += 1;
+            let mut moves = crate::types::MoveList::new();
+            Atomic::legal_moves(&b, &mut moves);
+            for &m in moves.iter() {
+                let redundant = <Atomic as Evaluate>::is_redundant(&b, m);
+                let capture = b.occupied().contains(m.to());
+                assert_eq!(redundant, capture && matches!(m.promotion_role(), Some(r) if r != Role::Queen), "{m:?}");
+                if redundant {
+                    redundant_seen += 1;
+                    let key = Atomic::play(&b, m).key();
+                    assert!(
+                        moves
+                            .iter()
+                            .any(|&t| !<Atomic as Evaluate>::is_redundant(&b, t) && Atomic::play(&b, t).key() == key),
+                        "{m:?} has no searched twin"
+                    );
+                }
+            }
+            // A few plies on from each crafted position, to meet promotions
+            // after other moves too.
+            if positions.len() < 400 && !moves.is_empty() {
+                positions.push(Atomic::play(&b, moves[(rng.next_u64() % moves.len() as u64) as usize]));
+            }
+        }
+        assert!(redundant_seen >= 9, "only {redundant_seen} redundant moves met");
     }
 
     #[test]

@@ -56,6 +56,14 @@ pub trait Evaluate: Variant {
         if Self::is_tactical(b, m) { Self::tactical_gain(b, m) } else { 0 }
     }
 
+    /// Whether the search may skip `m` below the root because another legal
+    /// move of the same list reaches the same position (atomic: a capturing
+    /// under-promotion, whose new piece explodes at once just as the queen
+    /// would). Perft and the root's move list keep every move.
+    fn is_redundant(_b: &Board, _m: Move) -> bool {
+        false
+    }
+
     /// Whether a quiet move creates a direct threat to win at once (atomic:
     /// to blow up the enemy king); such moves are not pruned at low depth.
     fn threatens_king(_b: &Board, _m: Move) -> bool {

@@ -293,7 +293,7 @@ impl<V: Evaluate> Worker<'_, V> {
         let original_alpha = alpha;
         let lmp_limit = (LMP_BASE + (depth * depth) as usize) / if improving { 1 } else { 2 };
         while let Some((m, tactical)) = picker.next::<V>(&self.histories) {
-            if m == node.excluded {
+            if m == node.excluded || V::is_redundant(b, m) {
                 continue;
             }
             let mv = MoveInfo { m, tactical, index };
@@ -541,7 +541,7 @@ impl<V: Evaluate> Worker<'_, V> {
             Picker::tactical::<V>(b, &mut moves, &mut scores)
         };
         while let Some((m, tactical)) = picker.next::<V>(&self.histories) {
-            if !tactical && !full_width && !try_checks {
+            if (!tactical && !full_width && !try_checks) || V::is_redundant(b, m) {
                 continue;
             }
             if !full_width && tactical {
