@@ -26,7 +26,7 @@ use crate::attacks::{self, explosion_mask, king_attacks};
 use crate::board::Board;
 use crate::types::{Bitboard, Color, Move, MoveKind, Role, Square};
 use crate::variant::Atomic;
-use crate::variant::atomic::{blast, blast_ring};
+use crate::variant::atomic::{blast, blast_ring, is_capture};
 
 /// Score for a king that a move blows up: larger than any material swing,
 /// smaller than mate scores (the search scores the real result).
@@ -208,9 +208,7 @@ impl Evaluate for Atomic {
 
     /// Material of the whole blast: enemy pieces removed minus our own.
     fn tactical_gain(b: &Board, m: Move) -> i32 {
-        let to = m.to();
-        let is_capture = b.occupied().contains(to) || m.kind() == MoveKind::EnPassant;
-        if !is_capture {
+        if !is_capture(b, m) {
             return m.promotion_role().map_or(0, |p| w::ATOMIC_VALUES[p.index()].0 - w::ATOMIC_VALUES[0].0);
         }
         let removed = blast(b, m).without(m.from());
@@ -225,17 +223,13 @@ impl Evaluate for Atomic {
     /// A capture-promotion ends with the new piece blown up, whatever it
     /// was: the queen's move stands for all four.
     fn is_redundant(b: &Board, m: Move) -> bool {
-        m.promotion_role().is_some_and(|r| r != Role::Queen) && b.occupied().contains(m.to())
+        m.promotion_role().is_some_and(|r| r != Role::Queen) && is_capture(b, m)
     }
 
     /// A capture (a capture-promotion too: the promoted piece explodes at
     /// once) is worth its blast; any other move its quiet exchange.
     fn see(b: &Board, m: Move) -> i32 {
-        if m.kind() == MoveKind::EnPassant || b.occupied().contains(m.to()) {
-            Self::tactical_gain(b, m)
-        } else {
-            quiet_see(b, m)
-        }
+        if is_capture(b, m) { Self::tactical_gain(b, m) } else { quiet_see(b, m) }
     }
 
     /// A quiet move whose piece, from its new square, attacks an enemy piece

@@ -73,6 +73,18 @@ pub fn en_passant_victim(us: Color, ep: Square) -> Square {
     Square::new((ep.u8() as i8 - movegen::up(us)) as u8)
 }
 
+/// Whether `m` captures on `b`, and so explodes: en passant, or any move
+/// but castling onto an occupied square (a capture-promotion too). The
+/// rules and the evaluation ask this one question the same way.
+#[inline]
+pub fn is_capture(b: &Board, m: Move) -> bool {
+    match m.kind() {
+        MoveKind::EnPassant => true,
+        MoveKind::Castle => false,
+        _ => b.occupied().contains(m.to()),
+    }
+}
+
 /// **The explosion set** of move `m` on `b`: every square the move empties
 /// by explosion — the capturer, the captured piece (en passant: the pawn
 /// passed), every non-pawn next to the capture square — or nothing for a
@@ -225,8 +237,7 @@ fn is_attacked_king(b: &Board, c: Color) -> bool {
 
 /// Makes an atomic move: quiet moves as in chess, captures explode.
 fn make(b: &Board, m: Move) -> Board {
-    let is_ep = m.kind() == MoveKind::EnPassant;
-    if !is_ep && !b.occupied().contains(m.to()) || m.kind() == MoveKind::Castle {
+    if !is_capture(b, m) {
         return make_standard(b, m);
     }
     let mut nb = b.clone();
