@@ -774,10 +774,13 @@ fn eval_files_are_per_variant_and_named() {
     e.send("setoption name UCI_Variant value atomic");
     let (_, name) = eval_and_name(&mut e);
     let net = fission::nnue::default_net(VariantKind::Atomic).expect("an embedded atomic network");
-    let shape = match net.buckets() {
-        1 => format!("768x{}", net.hidden()),
-        b => format!("768x{}, {b} output buckets", net.hidden()),
-    };
+    let mut shape = format!("{}x{}", net.inputs(), net.hidden());
+    if net.buckets() > 1 {
+        shape += &format!(", {} output buckets", net.buckets());
+    }
+    if !net.king_map().is_none() {
+        shape += &format!(", {} king buckets", net.king_map().buckets());
+    }
     assert_eq!(name, format!("atomic.fnn (embedded), atomic network, {shape}"));
     e.send("setoption name Use NNUE value false");
     assert_eq!(eval_and_name(&mut e).1, "classical (Use NNUE is off)");
