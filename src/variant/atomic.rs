@@ -92,13 +92,11 @@ pub fn is_capture(b: &Board, m: Move) -> bool {
 /// captures) and the evaluation (the gain of a capture) all use this one.
 #[inline]
 pub fn blast(b: &Board, m: Move) -> Bitboard {
-    let (from, to) = (m.from(), m.to());
-    match m.kind() {
-        MoveKind::EnPassant => capture_blast(b, from, to).with(en_passant_victim(b.turn(), to)),
-        MoveKind::Castle => Bitboard::EMPTY,
-        _ if b.occupied().contains(to) => capture_blast(b, from, to),
-        _ => Bitboard::EMPTY,
+    if !is_capture(b, m) {
+        return Bitboard::EMPTY;
     }
+    let set = capture_blast(b, m.from(), m.to());
+    if m.kind() == MoveKind::EnPassant { set.with(en_passant_victim(b.turn(), m.to())) } else { set }
 }
 
 /// Per-position facts that every capture test needs.
