@@ -774,14 +774,10 @@ fn eval_files_are_per_variant_and_named() {
     e.send("setoption name UCI_Variant value atomic");
     let (_, name) = eval_and_name(&mut e);
     let net = fission::nnue::default_net(VariantKind::Atomic).expect("an embedded atomic network");
-    let mut shape = format!("{}x{}", net.inputs(), net.hidden());
-    if net.buckets() > 1 {
-        shape += &format!(", {} output buckets", net.buckets());
-    }
-    if !net.king_map().is_none() {
-        shape += &format!(", {} king buckets", net.king_map().buckets());
-    }
-    assert_eq!(name, format!("atomic.fnn (embedded), atomic network, {shape}"));
+    // The shape's wording is checked against a literal in
+    // `a_king_bucketed_net_loads_and_plays`; here: the embedded net is the one named.
+    let shape = fission::eval::Evaluation::Nnue(net).describe();
+    assert_eq!(name, format!("atomic.fnn (embedded), {shape}"));
     e.send("setoption name Use NNUE value false");
     assert_eq!(eval_and_name(&mut e).1, "classical (Use NNUE is off)");
     e.send("setoption name Use NNUE value true");
