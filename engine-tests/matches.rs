@@ -117,7 +117,8 @@ fn engines_with_the_same_name_are_numbered() {
 
 #[test]
 fn broken_engines_lose_with_the_right_reason() {
-    for (mode, termination) in [("illegal", "illegal move"), ("hang", "time forfeit")] {
+    // `late` answers in the next game if the runner kept the engine.
+    for (mode, termination) in [("illegal", "illegal move"), ("hang", "time forfeit"), ("late", "time forfeit")] {
         let dir = crate::common::TempDir::new("match");
         let pgn = dir.file(&format!("broken-{mode}.pgn"));
         let (s, _) = against_broken(mode, "4", &pgn, &["--concurrency", "2"]);
@@ -156,6 +157,22 @@ fn a_crashing_engine_loses_is_named_stays_out_of_the_sprt_and_stops_the_match() 
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("match stopped"));
+}
+
+/// An engine whose output has closed is dead even while its process lives
+/// on (a crash still dumping core): the next game starts a new process
+/// instead of forfeiting again on the dead one, so one crash counts once.
+#[test]
+fn an_engine_that_died_is_restarted_even_before_its_process_is_gone() {
+    let dir = crate::common::TempDir::new("match");
+    let pgn = dir.file("dying.pgn");
+    let marker = dir.file("dying.marker");
+    let (s, _) = against_broken(&format!("dying {marker}"), "4", &pgn, &[]);
+    assert_eq!(s.games, 4, "the match completes");
+    assert!(s.stopped.is_none(), "{:?}", s.stopped);
+    assert_eq!(s.terminations.get("abandoned"), Some(&1), "{:?}", s.terminations);
+    assert_eq!(s.terminations.get("illegal move"), Some(&3), "{:?}", s.terminations);
+    assert_eq!(s.pairings[0].2.wins, 4);
 }
 
 #[test]

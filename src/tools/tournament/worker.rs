@@ -1,8 +1,8 @@
 //! A match worker: takes games from the shared queue and plays them with
-//! its own engine processes, restarting an engine that died, until the
+//! its own engine processes, restarting an engine that died or forfeited, until the
 //! queue is empty or the match is stopped (an SPRT verdict).
 
-use super::game::{self, GameRecord};
+use super::game::{self, GameRecord, Termination};
 use super::{Done, Job, MatchConfig};
 use crate::board::Board;
 use crate::tools::uci_client::UciEngine;
@@ -49,7 +49,7 @@ pub(super) fn play_jobs<V: Variant>(
                 start: start.clone(),
                 moves: vec![],
                 winner: Some(!loser),
-                termination: game::Termination::Disconnect,
+                termination: Termination::Disconnect,
                 reason: err,
             };
             let name = |i: usize| engines.get(&i).map_or(cfg.engines[i].cmd.clone(), |e| e.name.clone());
@@ -59,8 +59,14 @@ pub(super) fn play_jobs<V: Variant>(
             let mut b = engines.remove(&job.black).expect("started");
             let r = game::play::<V>(start, &mut w, &mut b, cfg.tc, cfg.time_margin_ms, cfg.max_moves);
             let names = (w.name.clone(), b.name.clone());
-            engines.insert(job.white, w);
-            engines.insert(job.black, b);
+            // After a forfeit the engines start afresh: one that lost on
+            // time may still be searching (its late `bestmove` would answer
+            // the next game's first `go`), one that moved illegally may be
+            // out of step, one that crashed is gone. Dropping ends them.
+            if matches!(r.termination, Termination::Normal | Termination::Adjudication) {
+                engines.insert(job.white, w);
+                engines.insert(job.black, b);
+            }
             (r, names.0, names.1)
         };
         if tx.send(Done { job, record, white_name: wn, black_name: bn }).is_err() {
