@@ -240,7 +240,10 @@ impl<V: Evaluate> Worker<'_, V> {
         // Null move: give the opponent a free move; if we still beat beta,
         // this node is not worth a full search.
         if depth >= NMP_MIN_DEPTH && eval >= beta && V::null_move_ok(b) {
-            let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            let mut r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            if features(V::KIND).nmp_eval_reduction {
+                r += ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            }
             let nb = b.null_move();
             self.eval.push_null(ply);
             self.keys.push(nb.key());
