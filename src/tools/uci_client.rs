@@ -3,7 +3,6 @@
 //! deadline and a dead engine is noticed instead of hanging the match.
 
 use crate::uci::spawn_line_reader;
-use std::cell::Cell;
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -28,10 +27,6 @@ pub struct UciEngine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
-    /// Its output closed or its input refused a write: the engine is dead
-    /// even if its process has not finished exiting (a crash still dumping
-    /// core takes seconds).
-    broken: Cell<bool>,
     /// The name the engine reported (`id name`), or its command.
     pub name: String,
 }
@@ -56,7 +51,7 @@ impl UciEngine {
         let rx = spawn_line_reader(BufReader::new(stdout), "engine-output")
             .map_err(|e| format!("cannot read '{}': {e}", spec.cmd))?;
         let stdin = child.stdin.take();
-        let mut e = UciEngine { child, stdin, lines: rx, broken: Cell::new(false), name: spec.cmd.clone() };
+        let mut e = UciEngine { child, stdin, lines: rx, name: spec.cmd.clone() };
         e.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
         let mut variants_listed = false;
@@ -87,11 +82,10 @@ impl UciEngine {
 
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         let w = self.stdin.as_mut().ok_or("engine input closed")?;
-        let written = w.write_all(line.as_bytes()).and_then(|_| w.write_all(b"\n")).and_then(|_| w.flush());
-        written.map_err(|e| {
-            self.broken.set(true);
-            format!("cannot write to '{}': {e}", self.name)
-        })
+        w.write_all(line.as_bytes())
+            .and_then(|_| w.write_all(b"\n"))
+            .and_then(|_| w.flush())
+            .map_err(|e| format!("cannot write to '{}': {e}", self.name))
     }
 
     /// The next line before `deadline`.
@@ -100,10 +94,7 @@ impl UciEngine {
         match self.lines.recv_timeout(left) {
             Ok(l) => Ok(l.trim_end().to_string()),
             Err(RecvTimeoutError::Timeout) => Err(WaitError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => {
-                self.broken.set(true);
-                Err(WaitError::Disconnected)
-            }
+            Err(RecvTimeoutError::Disconnected) => Err(WaitError::Disconnected),
         }
     }
 
@@ -125,10 +116,9 @@ impl UciEngine {
         self.sync()
     }
 
-    /// Whether the engine can still play: its process runs and its pipes
-    /// are open.
+    /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
-        !self.broken.get() && matches!(self.child.try_wait(), Ok(None))
+        matches!(self.child.try_wait(), Ok(None))
     }
 }
 

@@ -1,6 +1,6 @@
 //! A match worker: takes games from the shared queue and plays them with
-//! its own engine processes, restarting an engine that died or forfeited, until the
-//! queue is empty or the match is stopped (an SPRT verdict).
+//! its own engine processes, restarting an engine that died or forfeited,
+//! until the queue is empty or the match is stopped (an SPRT verdict).
 
 use super::game::{self, GameRecord, Termination};
 use super::{Done, Job, MatchConfig};
@@ -62,7 +62,9 @@ pub(super) fn play_jobs<V: Variant>(
             // After a forfeit the engines start afresh: one that lost on
             // time may still be searching (its late `bestmove` would answer
             // the next game's first `go`), one that moved illegally may be
-            // out of step, one that crashed is gone. Dropping ends them.
+            // out of step, one that crashed may still be dying (its process
+            // lives on for a while after its output closed). Dropping ends
+            // them.
             if matches!(r.termination, Termination::Normal | Termination::Adjudication) {
                 engines.insert(job.white, w);
                 engines.insert(job.black, b);
